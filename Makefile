@@ -1,0 +1,108 @@
+# idgen — the README's commands: make, make demo, make test, make bench.
+# Every output goes to build/.
+
+GO      ?= go
+CC      ?= gcc
+PYTHON  ?= python3
+BUILD   := $(CURDIR)/build
+LIB     := $(BUILD)/libidgen.so
+VENV    := $(BUILD)/venv
+VPY     := $(VENV)/bin/python
+GOFLAGS_LIB := -buildmode=c-shared -trimpath
+LDFLAGS_LIB := -s -w -extldflags '-Wl,--version-script=$(CURDIR)/capi/idgen.map -Wl,-soname,libidgen.so.0'
+GO_SRC  := go.mod $(wildcard internal/gen/*.go) $(wildcard capi/*.go capi/*.c capi/*.h capi/idgen.map) include/idgen.h
+CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
+RPATH   := -Wl,-rpath,'$$ORIGIN'
+
+.PHONY: all lib demo test test-go test-abi test-c test-purego test-python test-java \
+        bench wheel python-env clean
+
+all: lib
+
+lib: $(LIB)
+
+$(LIB): $(GO_SRC)
+	@mkdir -p $(BUILD)
+	CGO_ENABLED=1 $(GO) build $(GOFLAGS_LIB) -ldflags "$(LDFLAGS_LIB)" -o $@ ./capi
+	rm -f $(BUILD)/libidgen.h
+	ln -sf libidgen.so $(BUILD)/libidgen.so.0
+
+$(BUILD)/demo: cmd/demo/demo.c include/idgen.h $(LIB)
+	$(CC) -std=c11 -Wall -Wextra -Iinclude $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+demo: $(BUILD)/demo
+	$(BUILD)/demo
+	@echo
+	$(BUILD)/demo "preset=zk-session worker=5"
+
+# ---- tests, cheapest first -------------------------------------------------
+
+test: test-go test-abi test-c test-purego test-python test-java
+	@echo "make test: all suites passed"
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+# Only idgen_* may be exported, under the right soname; the header must
+# compile as C11 and as C++.
+test-abi: $(LIB)
+	@bad=$$(nm -D --defined-only $(LIB) | awk '{print $$3}' | grep -v '^idgen_' || true); \
+	if [ -n "$$bad" ]; then echo "unexpected exported symbols:"; echo "$$bad"; exit 1; fi
+	@readelf -d $(LIB) | grep -q 'SONAME.*libidgen.so.0' || { echo "soname is not libidgen.so.0"; exit 1; }
+	@echo '#include "idgen.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -x c -c - -o /dev/null
+	@echo '#include "idgen.h"' | g++ -std=c++11 -Wall -Wextra -Werror -pedantic -Iinclude -x c++ -c - -o /dev/null
+	@echo "abi: $$(nm -D --defined-only $(LIB) | grep -c ' idgen_') idgen_* symbols, nothing else; header OK as C11 and C++"
+
+$(BUILD)/ctest: ctest/harness.c include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+test-c: $(BUILD)/ctest
+	cd $(BUILD) && ./ctest
+
+test-purego: $(LIB)
+	IDGEN_LIBRARY=$(LIB) $(GO) test -count=1 -tags abi ./abitest
+
+# ---- Python ---------------------------------------------------------------
+
+PYPKG := bindings/python
+
+$(VENV)/.ok:
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q pytest mypy build
+	touch $@
+
+python-env: $(VENV)/.ok
+
+wheel: $(LIB) $(VENV)/.ok
+	cp $(LIB) $(PYPKG)/src/idgen/libidgen.so
+	rm -rf $(BUILD)/wheel
+	$(VPY) -m build --wheel --outdir $(BUILD)/wheel $(PYPKG)
+	rm -f $(PYPKG)/src/idgen/libidgen.so
+	@ls $(BUILD)/wheel
+
+test-python: wheel
+	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
+	cd $(PYPKG) && $(VPY) -m mypy --strict src/idgen tests
+	cd $(PYPKG) && IDGEN_WHEEL=$$(ls $(BUILD)/wheel/*.whl) $(VPY) -m pytest -q tests
+
+# ---- Java -----------------------------------------------------------------
+
+JAVA := bindings/java
+MVN  ?= mvn -B -q -ntp
+
+java-lib: $(LIB)
+	mkdir -p $(JAVA)/src/main/resources/linux-x86-64
+	cp $(LIB) $(JAVA)/src/main/resources/linux-x86-64/libidgen.so
+
+test-java: java-lib
+	cd $(JAVA) && $(MVN) verify
+
+# ---- benchmarks -----------------------------------------------------------
+
+bench: $(LIB)
+	$(BUILD)/../bench/run.sh
+
+clean:
+	rm -rf $(BUILD) $(JAVA)/target $(PYPKG)/src/idgen/libidgen.so $(JAVA)/src/main/resources/linux-x86-64

@@ -1,0 +1,334 @@
+// Package main is idgen's C boundary: one small export per public symbol
+// (called by the C shim after its fork check). Each checks its arguments,
+// calls internal/gen, maps errors to status codes, records the message in
+// the thread's last error and recovers panics. No id logic lives here.
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include "idgen.h"
+#include "capi.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/idgen/idgen/internal/gen"
+)
+
+func main() {}
+
+// codeOf maps each sentinel to exactly one status code.
+func codeOf(err error) C.int {
+	switch {
+	case errors.Is(err, gen.ErrInvalid):
+		return C.IDGEN_EINVAL
+	case errors.Is(err, gen.ErrClockBackwards):
+		return C.IDGEN_ECLOCK
+	case errors.Is(err, gen.ErrTimeOverflow):
+		return C.IDGEN_EOVERFLOW
+	case errors.Is(err, gen.ErrClosed):
+		return C.IDGEN_ECLOSED
+	case errors.Is(err, gen.ErrWorker):
+		return C.IDGEN_EWORKER
+	case errors.Is(err, gen.ErrRange):
+		return C.IDGEN_ERANGE
+	}
+	return C.IDGEN_EINTERNAL
+}
+
+// setError copies msg into the calling thread's last-error buffer. An
+// exported function runs on the C thread that called it, so the buffer is
+// that thread's.
+func setError(msg string) {
+	if msg == "" {
+		return
+	}
+	b := []byte(msg)
+	C.idgenp_set_error((*C.char)(unsafe.Pointer(&b[0])), C.size_t(len(b)))
+}
+
+func fail(err error) C.int {
+	setError(err.Error())
+	return codeOf(err)
+}
+
+func invalid(format string, args ...any) C.int {
+	setError(fmt.Sprintf(format, args...))
+	return C.IDGEN_EINVAL
+}
+
+func closedHandle(h C.uintptr_t) C.int {
+	if h == 0 {
+		return invalid("the generator handle is NULL")
+	}
+	setError(fmt.Sprintf("generator handle %#x is closed or was never opened", uintptr(h)))
+	return C.IDGEN_ECLOSED
+}
+
+// guard turns a panic into IDGEN_EINTERNAL with a message; every export
+// defers it.
+func guard(rc *C.int) {
+	if r := recover(); r != nil {
+		setError(fmt.Sprintf("internal error: %v\n%s", r, debug.Stack()))
+		*rc = C.IDGEN_EINTERNAL
+	}
+}
+
+func guard64(rc *C.int64_t) {
+	if r := recover(); r != nil {
+		setError(fmt.Sprintf("internal error: %v\n%s", r, debug.Stack()))
+		*rc = C.IDGEN_EINTERNAL
+	}
+}
+
+func goString(s *C.char) string {
+	if s == nil {
+		return ""
+	}
+	return C.GoString(s)
+}
+
+//export idgenGoOpen
+func idgenGoOpen(config *C.char, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	// out is the shim's own variable; the shim checked the host's pointer.
+	g, err := gen.OpenString(goString(config))
+	if err != nil {
+		return fail(err)
+	}
+	token := register(g)
+	if token == 0 {
+		g.Close()
+		setError("too many open generators (1048576); close some first")
+		return C.IDGEN_ERANGE
+	}
+	*out = C.uintptr_t(token)
+	return C.IDGEN_OK
+}
+
+//export idgenGoClose
+func idgenGoClose(h C.uintptr_t) {
+	defer func() { _ = recover() }()
+	if g := unregister(uintptr(h)); g != nil {
+		if err := g.Close(); err != nil {
+			setError(err.Error())
+		}
+	}
+}
+
+//export idgenGoNext
+func idgenGoNext(h C.uintptr_t) (rc C.int64_t) {
+	defer guard64(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return C.int64_t(closedHandle(h))
+	}
+	id, err := g.Next()
+	if err != nil {
+		return C.int64_t(fail(err))
+	}
+	return C.int64_t(id)
+}
+
+func idSlice(out *C.int64_t, n C.size_t) ([]int64, C.int) {
+	if n == 0 {
+		return nil, C.IDGEN_OK
+	}
+	if out == nil {
+		return nil, invalid("out is NULL but n is %d", uint64(n))
+	}
+	if uint64(n) > 1<<40 {
+		setError(fmt.Sprintf("n = %d is not a plausible buffer length", uint64(n)))
+		return nil, C.IDGEN_ERANGE
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(out)), int(n)), C.IDGEN_OK
+}
+
+//export idgenGoNextBatch
+func idgenGoNextBatch(h C.uintptr_t, out *C.int64_t, n C.size_t) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	buf, rc := idSlice(out, n)
+	if rc != C.IDGEN_OK || buf == nil {
+		return rc
+	}
+	if err := g.NextBatch(buf); err != nil {
+		return fail(err)
+	}
+	return C.IDGEN_OK
+}
+
+func writeParts(p gen.Parts, out *C.idgen_parts) {
+	out.id = C.int64_t(p.ID)
+	out.unix_ms = C.int64_t(p.UnixMs)
+	out.time = C.int64_t(p.Time)
+	out.epoch = C.int64_t(p.Epoch)
+	out.datacenter = C.int64_t(p.Datacenter)
+	out.worker = C.int64_t(p.Worker)
+	out.sequence = C.int64_t(p.Sequence)
+}
+
+func decodeInto(g gen.Generator, id C.int64_t, out *C.idgen_parts) C.int {
+	if out == nil {
+		return invalid("out is NULL")
+	}
+	p, err := g.Decode(int64(id))
+	if err != nil {
+		return fail(err)
+	}
+	writeParts(p, out)
+	return C.IDGEN_OK
+}
+
+//export idgenGoDecode
+func idgenGoDecode(h C.uintptr_t, id C.int64_t, out *C.idgen_parts) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	return decodeInto(g, id, out)
+}
+
+//export idgenGoCompose
+func idgenGoCompose(h C.uintptr_t, in *C.idgen_parts, out *C.int64_t) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	if in == nil || out == nil {
+		return invalid("in and out must not be NULL")
+	}
+	id, err := g.Compose(gen.Parts{
+		UnixMs: int64(in.unix_ms), Time: int64(in.time), Epoch: int64(in.epoch),
+		Datacenter: int64(in.datacenter), Worker: int64(in.worker), Sequence: int64(in.sequence),
+	})
+	if err != nil {
+		return fail(err)
+	}
+	*out = C.int64_t(id)
+	return C.IDGEN_OK
+}
+
+// copyString writes s and a NUL into buf[0..cap).
+func copyString(s string, buf *C.char, capacity C.size_t) C.int {
+	if buf == nil {
+		return invalid("buf is NULL")
+	}
+	if uint64(capacity) < uint64(len(s))+1 {
+		setError(fmt.Sprintf("buffer of %d bytes is too small: %d are needed", uint64(capacity), len(s)+1))
+		return C.IDGEN_ERANGE
+	}
+	dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(s)+1)
+	copy(dst, s)
+	dst[len(s)] = 0
+	return C.IDGEN_OK
+}
+
+//export idgenGoConfigString
+func idgenGoConfigString(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	return copyString(g.Config(), buf, capacity)
+}
+
+//export idgenGoConfigure
+func idgenGoConfigure(config *C.char) (rc C.int) {
+	defer guard(&rc)
+	if err := gen.Configure(goString(config)); err != nil {
+		return fail(err)
+	}
+	return C.IDGEN_OK
+}
+
+//export idgenGoNextID
+func idgenGoNextID() (rc C.int64_t) {
+	defer guard64(&rc)
+	var id int64
+	err := gen.WithDefault(func(g gen.Generator) (err error) {
+		id, err = g.Next()
+		return err
+	})
+	if err != nil {
+		return C.int64_t(fail(err))
+	}
+	return C.int64_t(id)
+}
+
+//export idgenGoNextIDs
+func idgenGoNextIDs(out *C.int64_t, n C.size_t) (rc C.int) {
+	defer guard(&rc)
+	buf, rc := idSlice(out, n)
+	if rc != C.IDGEN_OK || buf == nil {
+		return rc
+	}
+	if err := gen.WithDefault(func(g gen.Generator) error { return g.NextBatch(buf) }); err != nil {
+		return fail(err)
+	}
+	return C.IDGEN_OK
+}
+
+//export idgenGoDecodeDefault
+func idgenGoDecodeDefault(id C.int64_t, out *C.idgen_parts) (rc C.int) {
+	defer guard(&rc)
+	return codeOfErr(gen.WithDefault(func(g gen.Generator) error {
+		if rc := decodeInto(g, id, out); rc != C.IDGEN_OK {
+			return errRecorded{rc}
+		}
+		return nil
+	}))
+}
+
+// errRecorded carries a status whose message is already recorded.
+type errRecorded struct{ rc C.int }
+
+func (e errRecorded) Error() string { return "" }
+
+func codeOfErr(err error) C.int {
+	var r errRecorded
+	switch {
+	case err == nil:
+		return C.IDGEN_OK
+	case errors.As(err, &r):
+		return r.rc
+	}
+	return fail(err)
+}
+
+//export idgenGoFormat
+func idgenGoFormat(id C.int64_t, base C.int, fixed C.int, buf *C.char, capacity C.size_t) (rc C.int) {
+	defer guard(&rc)
+	var tmp [72]byte
+	text, err := gen.AppendFormat(tmp[:0], int64(id), int(base), fixed != 0)
+	if err != nil {
+		return fail(err)
+	}
+	return copyString(unsafe.String(&text[0], len(text)), buf, capacity)
+}
+
+//export idgenGoParse
+func idgenGoParse(text *C.char, base C.int, out *C.int64_t) (rc C.int) {
+	defer guard(&rc)
+	if text == nil || out == nil {
+		return invalid("text and out must not be NULL")
+	}
+	v, err := gen.Parse(C.GoString(text), int(base))
+	if err != nil {
+		return fail(err)
+	}
+	*out = C.int64_t(v)
+	return C.IDGEN_OK
+}

@@ -1,0 +1,107 @@
+// The public idgen_* symbols. Each checks the fork flag and returns
+// IDGEN_EFORKED in a forked child without entering Go (whose runtime does
+// not survive fork), then calls the Go export that does the work.
+#include <pthread.h>
+#include <stdint.h>
+
+#include "idgen.h"
+#include "capi.h"
+#include "_cgo_export.h"
+
+static volatile int forked;
+
+static void on_fork_child(void) { forked = 1; }
+
+__attribute__((constructor)) static void idgenp_install_fork_handler(void) {
+    pthread_atfork(NULL, NULL, on_fork_child);
+}
+
+static int fork_error(void) {
+    idgenp_set_error_str(
+        "idgen cannot be used in a child forked from a process that had loaded it "
+        "(Go's runtime does not survive fork): load idgen only in the children, "
+        "use the spawn or forkserver start method, or exec");
+    return IDGEN_EFORKED;
+}
+
+#define FORK_CHECK()                        \
+    do {                                    \
+        if (__builtin_expect(forked, 0))    \
+            return fork_error();            \
+    } while (0)
+
+int idgen_open(const char *config, idgen_t **out) {
+    FORK_CHECK();
+    if (out == NULL) {
+        idgenp_set_error_str("idgen_open: out is NULL");
+        return IDGEN_EINVAL;
+    }
+    uintptr_t token = 0;
+    int rc = idgenGoOpen((char *)config, &token);
+    if (rc == IDGEN_OK) {
+        *out = (idgen_t *)token;
+    }
+    return rc;
+}
+
+void idgen_close(idgen_t *g) {
+    if (forked || g == NULL) {
+        return;
+    }
+    idgenGoClose((uintptr_t)g);
+}
+
+int64_t idgen_next(idgen_t *g) {
+    FORK_CHECK();
+    return idgenGoNext((uintptr_t)g);
+}
+
+int idgen_next_batch(idgen_t *g, int64_t *out, size_t n) {
+    FORK_CHECK();
+    return idgenGoNextBatch((uintptr_t)g, out, n);
+}
+
+int idgen_decode_with(idgen_t *g, int64_t id, idgen_parts *out) {
+    FORK_CHECK();
+    return idgenGoDecode((uintptr_t)g, id, out);
+}
+
+int idgen_compose(idgen_t *g, const idgen_parts *in, int64_t *out) {
+    FORK_CHECK();
+    return idgenGoCompose((uintptr_t)g, (idgen_parts *)in, out);
+}
+
+int idgen_config_string(idgen_t *g, char *buf, size_t cap) {
+    FORK_CHECK();
+    return idgenGoConfigString((uintptr_t)g, buf, cap);
+}
+
+int idgen_configure(const char *config) {
+    FORK_CHECK();
+    return idgenGoConfigure((char *)config);
+}
+
+int64_t idgen_next_id(void) {
+    FORK_CHECK();
+    return idgenGoNextID();
+}
+
+int idgen_next_ids(int64_t *out, size_t n) {
+    FORK_CHECK();
+    return idgenGoNextIDs(out, n);
+}
+
+int idgen_decode(int64_t id, idgen_parts *out) {
+    FORK_CHECK();
+    return idgenGoDecodeDefault(id, out);
+}
+
+int idgen_format(int64_t id, int base, int fixed_width, char *buf, size_t cap) {
+    FORK_CHECK();
+    return idgenGoFormat(id, base, fixed_width, buf, cap);
+}
+
+int idgen_parse(const char *text, int base, int64_t *out) {
+    FORK_CHECK();
+    return idgenGoParse((char *)text, base, out);
+}

@@ -1,0 +1,196 @@
+/*
+ * idgen.h — unique, time-ordered 64-bit ids (Snowflake family, ZooKeeper
+ * session ids and zxids) from libidgen.so.
+ *
+ * This header is the whole public contract of the library. It compiles as
+ * C11 and as C++.
+ *
+ * OVERVIEW
+ *
+ *   A generator is opened from a configuration string (see README.md):
+ *
+ *       idgen_t *g;
+ *       if (idgen_open("preset=snowflake worker=3", &g) != IDGEN_OK)
+ *           fprintf(stderr, "%s\n", idgen_last_error());
+ *       int64_t id = idgen_next(g);          // >= 0, or a negative IDGEN_E*
+ *       idgen_close(g);
+ *
+ *   or, without a handle, the process-wide default generator is used
+ *   (idgen_next_id and friends), built on first use from $IDGEN_CONFIG, or
+ *   from "preset=snowflake worker=lease" when that is unset.
+ *
+ * THREADS
+ *
+ *   Every function is thread-safe and may be called from any thread. Ids
+ *   from one generator strictly increase across all threads. The first call
+ *   from a thread the library has not seen costs a few microseconds.
+ *
+ * OWNERSHIP
+ *
+ *   Strings returned by idgen_version, idgen_strerror and idgen_last_error
+ *   belong to the library and must not be freed. Every other buffer belongs
+ *   to the caller; the library writes to it only during the call, and only
+ *   on success. The library never asks the caller to free anything.
+ *
+ * ERRORS
+ *
+ *   Functions return IDGEN_OK (0) or a negative IDGEN_E* status; functions
+ *   that return an id return the id (always >= 0) or a negative status, so
+ *   one test (< 0) serves both. After a failure, idgen_last_error() in the
+ *   same thread tells what was wrong in words. Bad input (NULL pointers,
+ *   closed or made-up handles, bad text, small buffers) never crashes,
+ *   hangs or corrupts a generator.
+ *
+ * FORK
+ *
+ *   Go's runtime does not survive fork(). In a child forked from a process
+ *   that had loaded this library, every function returns IDGEN_EFORKED at
+ *   once (idgen_close does nothing), without entering Go: load the library
+ *   only in the children, start them with spawn/forkserver, or exec.
+ *
+ * LIMITS
+ *
+ *   The library needs glibc, cannot be unloaded (dlclose does nothing), and
+ *   must be the only Go c-shared library in its process.
+ */
+#ifndef IDGEN_H
+#define IDGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- version ----------------------------------------------------------- */
+
+#define IDGEN_VERSION_MAJOR 0
+#define IDGEN_VERSION_MINOR 1
+#define IDGEN_VERSION_PATCH 0
+#define IDGEN_VERSION_STRING "0.1.0"
+
+/* The library's version, "MAJOR.MINOR.PATCH". Never NULL. */
+const char *idgen_version(void);
+
+/* ---- status codes (stable: never renumbered, only appended) ----------- */
+
+#define IDGEN_OK 0
+#define IDGEN_EINVAL (-1)    /* bad argument or configuration */
+#define IDGEN_ECLOCK (-2)    /* the clock went back beyond tolerance */
+#define IDGEN_EOVERFLOW (-3) /* the layout's time or epoch range is used up */
+#define IDGEN_ECLOSED (-4)   /* the handle is closed or unknown */
+#define IDGEN_EWORKER (-5)   /* no worker id could be had, or its lease was lost */
+#define IDGEN_ERANGE (-6)    /* a value or a buffer does not fit */
+#define IDGEN_EFORKED (-7)   /* called in a forked child; see FORK above */
+#define IDGEN_EINTERNAL (-99) /* a bug in idgen; the message says where */
+
+/* Static text naming a status code ("unknown status" for others). Never
+ * NULL. */
+const char *idgen_strerror(int status);
+
+/* This thread's last failure in words, "" if this thread has had none. A
+ * success does not clear it. The text stays valid until this thread's next
+ * failing call. Never NULL. */
+const char *idgen_last_error(void);
+
+/* ---- types ------------------------------------------------------------- */
+
+/* An opaque token naming a generator. It is never dereferenced; a closed
+ * or made-up token is detected (IDGEN_ECLOSED), and tokens are never
+ * reused. */
+typedef struct idgen idgen_t;
+
+/* The fields of an id. A field the layout lacks is -1. */
+typedef struct {
+    int64_t id;
+    int64_t unix_ms;    /* generation time in ms since 1970 UTC; -1 if the layout has no time */
+    int64_t time;       /* raw time field (units since epoch); -1 if none */
+    int64_t epoch;      /* zxid epoch; -1 if none */
+    int64_t datacenter; /* -1 if none */
+    int64_t worker;     /* -1 if none */
+    int64_t sequence;   /* sequence / counter field */
+} idgen_parts;
+
+/* ---- generators -------------------------------------------------------- */
+
+/* Opens a generator. config is a string of key=value pairs separated by
+ * white space or ';' (NULL or "" means the defaults: preset=snowflake,
+ * worker 0). On success stores the handle in *out and returns IDGEN_OK.
+ * Returns IDGEN_EINVAL for a NULL out or a bad config (the message names
+ * the key), IDGEN_EWORKER when worker=lease finds no free id, IDGEN_ECLOCK
+ * when a lease's recorded time is not passed within max_wait. */
+int idgen_open(const char *config, idgen_t **out);
+
+/* Closes a generator and releases its lease, if any. NULL, a closed or an
+ * unknown handle are harmless. Calls racing with the close fail cleanly
+ * with IDGEN_ECLOSED. */
+void idgen_close(idgen_t *g);
+
+/* The next id (>= 0), or IDGEN_ECLOSED, IDGEN_ECLOCK, IDGEN_EOVERFLOW,
+ * IDGEN_EWORKER (lease lost), IDGEN_EFORKED. May wait for the next tick
+ * when the tick's sequence is used up. */
+int64_t idgen_next(idgen_t *g);
+
+/* Fills out[0..n) with strictly increasing ids, reserving a whole run per
+ * tick. n == 0 returns IDGEN_OK and writes nothing; out may be NULL only
+ * then. On failure before the first id nothing is written; a failure
+ * midway (time range running out) leaves consumed ids in a prefix. */
+int idgen_next_batch(idgen_t *g, int64_t *out, size_t n);
+
+/* Splits id by g's layout into *out. IDGEN_EINVAL for a NULL out, a
+ * negative id or one with bits above the layout. */
+int idgen_decode_with(idgen_t *g, int64_t id, idgen_parts *out);
+
+/* The inverse of decode: builds an id from in's fields. unix_ms is used
+ * (with the layout's epoch and unit) unless it is negative, then the raw
+ * time. A field the layout lacks must be -1 or 0 (else IDGEN_EINVAL); a
+ * value that does not fit its field is IDGEN_ERANGE, never truncated
+ * (zk-session keeps the low 40 bits of unix_ms, as ZooKeeper does).
+ * in->id is ignored. */
+int idgen_compose(idgen_t *g, const idgen_parts *in, int64_t *out);
+
+/* Writes g's effective configuration, with worker and datacenter sources
+ * resolved to numbers, as a NUL-terminated string. Opening that string
+ * gives a generator with the same layout and ids. IDGEN_ERANGE if cap is
+ * too small (the message says how much is needed); buf untouched then. */
+int idgen_config_string(idgen_t *g, char *buf, size_t cap);
+
+/* ---- the process-wide default generator -------------------------------- */
+
+/* Replaces the default generator by one opened from config (NULL or ""
+ * means the defaults). The new one is opened before the old one is
+ * closed, so with worker=lease the two never share an id. On error the
+ * old one stays. Meant for start-up. */
+int idgen_configure(const char *config);
+
+/* The next id of the default generator (>= 0), or a negative status. */
+int64_t idgen_next_id(void);
+
+/* idgen_next_batch on the default generator. */
+int idgen_next_ids(int64_t *out, size_t n);
+
+/* idgen_decode_with on the default generator. */
+int idgen_decode(int64_t id, idgen_parts *out);
+
+/* ---- text forms ---------------------------------------------------------- */
+
+/* Writes id (>= 0) in base 2..62 into buf as a NUL-terminated string.
+ * Bases up to 36 use 0-9a-z, higher bases 0-9A-Za-z (ASCII order). With
+ * fixed_width != 0 the text is padded with '0' to the length of INT64_MAX
+ * in that base (13 for 36, 11 for 62), so equal-width strings sort like
+ * the numbers. IDGEN_EINVAL for a bad base, a negative id or a NULL buf;
+ * IDGEN_ERANGE if cap cannot hold the text and its NUL. */
+int idgen_format(int64_t id, int base, int fixed_width, char *buf, size_t cap);
+
+/* Reads text in base 2..62 into *out. The text must be non-empty and use
+ * only the base's alphabet (lower case up to base 36); leading zeros are
+ * fine. IDGEN_EINVAL for NULL, an empty string or a stray character;
+ * IDGEN_ERANGE for a value above INT64_MAX. */
+int idgen_parse(const char *text, int base, int64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IDGEN_H */

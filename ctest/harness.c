@@ -1,0 +1,447 @@
+// The C harness: every function of idgen.h and every status code, through
+// the built libidgen.so, from C11 with pthreads and a real fork.
+// Prints "N passed, N failed" last; exits non-zero on any failure.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "idgen.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (cond) {                                                       \
+            passed++;                                                     \
+        } else {                                                          \
+            failed++;                                                     \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                 \
+            fprintf(stderr, " (last error: %s)\n", idgen_last_error());   \
+        }                                                                 \
+    } while (0)
+
+#define CHECK_RC(call, want)                                                        \
+    do {                                                                            \
+        int64_t rc_ = (call);                                                       \
+        CHECK(rc_ == (want), "%s returned %" PRId64 ", want %d", #call, rc_, (want)); \
+    } while (0)
+
+static int contains(const char *s, const char *part) { return strstr(s, part) != NULL; }
+
+static idgen_t *must_open(const char *config) {
+    idgen_t *g = NULL;
+    int rc = idgen_open(config, &g);
+    CHECK(rc == IDGEN_OK && g != NULL, "idgen_open(%s) = %d", config, rc);
+    return g;
+}
+
+static void test_version_and_strerror(void) {
+    CHECK(strcmp(idgen_version(), IDGEN_VERSION_STRING) == 0, "version %s", idgen_version());
+    int codes[] = {IDGEN_OK, IDGEN_EINVAL, IDGEN_ECLOCK, IDGEN_EOVERFLOW, IDGEN_ECLOSED,
+                   IDGEN_EWORKER, IDGEN_ERANGE, IDGEN_EFORKED, IDGEN_EINTERNAL};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const char *s = idgen_strerror(codes[i]);
+        CHECK(s != NULL && strlen(s) > 0 && strcmp(s, "unknown status") != 0, "strerror(%d)", codes[i]);
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(s, idgen_strerror(codes[j])) != 0, "codes %d and %d share a text", codes[i], codes[j]);
+    }
+    CHECK(strcmp(idgen_strerror(12345), "unknown status") == 0, "unknown code");
+    CHECK(idgen_last_error() != NULL, "last_error never NULL");
+}
+
+static void test_open_errors(void) {
+    idgen_t *g = (idgen_t *)0x1;
+    CHECK_RC(idgen_open("bogus=1", &g), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "bogus"), "message names the key: %s", idgen_last_error());
+    CHECK(g == (idgen_t *)0x1, "out untouched on failure");
+    CHECK_RC(idgen_open("worker=99", &g), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "worker"), "message names the key");
+    CHECK_RC(idgen_open("layout=time:50,seq:20", &g), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "layout"), "message names the key");
+    CHECK_RC(idgen_open("preset=snowflake", NULL), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "out"), "NULL out named");
+    idgen_t *d1 = must_open(NULL), *d2 = must_open("");
+    CHECK(idgen_next(d1) >= 0 && idgen_next(d2) >= 0, "NULL and empty config are the defaults");
+    CHECK(d1 != d2, "distinct handles");
+    idgen_close(d1);
+    idgen_close(d2);
+}
+
+static void test_handles(void) {
+    idgen_t *g = must_open("preset=snowflake worker=1");
+    int64_t a = idgen_next(g), b = idgen_next(g);
+    CHECK(a >= 0 && b > a, "increasing %" PRId64 " %" PRId64, a, b);
+    idgen_close(g);
+    CHECK_RC(idgen_next(g), IDGEN_ECLOSED);
+    CHECK(contains(idgen_last_error(), "closed"), "message says closed");
+    int64_t buf[4] = {0};
+    CHECK_RC(idgen_next_batch(g, buf, 4), IDGEN_ECLOSED);
+    idgen_parts p;
+    CHECK_RC(idgen_decode_with(g, a, &p), IDGEN_ECLOSED);
+    char s[64];
+    CHECK_RC(idgen_config_string(g, s, sizeof s), IDGEN_ECLOSED);
+    idgen_close(g); /* twice: harmless */
+    idgen_close(NULL);
+    idgen_t *fake = (idgen_t *)(uintptr_t)0xdeadbeef12345ULL;
+    CHECK_RC(idgen_next(fake), IDGEN_ECLOSED);
+    idgen_close(fake);
+    CHECK_RC(idgen_next(NULL), IDGEN_EINVAL);
+    /* Tokens are never reused: a new generator never answers to an old token. */
+    idgen_t *h = must_open("worker=2");
+    CHECK(h != g, "token reused");
+    CHECK_RC(idgen_next(g), IDGEN_ECLOSED);
+    idgen_close(h);
+}
+
+static void test_batch(void) {
+    idgen_t *g = must_open("preset=snowflake");
+    CHECK_RC(idgen_next_batch(g, NULL, 0), IDGEN_OK);
+    CHECK_RC(idgen_next_batch(g, NULL, 5), IDGEN_EINVAL);
+    size_t n = 10000;
+    int64_t *buf = calloc(n, sizeof *buf);
+    CHECK_RC(idgen_next_batch(g, buf, n), IDGEN_OK);
+    int ok = 1;
+    for (size_t i = 1; i < n; i++)
+        ok &= buf[i] > buf[i - 1];
+    CHECK(ok && buf[0] >= 0, "batch strictly increasing");
+    CHECK(idgen_next(g) > buf[n - 1], "next after batch is larger");
+    free(buf);
+    idgen_close(g);
+}
+
+static void test_decode_compose(void) {
+    idgen_t *g = must_open("preset=snowflake");
+    idgen_parts p;
+    CHECK_RC(idgen_decode_with(g, 910499571847892992LL, &p), IDGEN_OK);
+    CHECK(p.id == 910499571847892992LL && p.unix_ms == 1505914988849LL && p.datacenter == 17 &&
+              p.worker == 25 && p.sequence == 0 && p.epoch == -1 && p.time == 1505914988849LL - 1288834974657LL,
+          "seed 004's example decodes");
+    int64_t out = 0;
+    idgen_parts in = {.id = 0, .unix_ms = 1505914988849LL, .time = -1, .epoch = -1, .datacenter = 17, .worker = 25, .sequence = 0};
+    CHECK_RC(idgen_compose(g, &in, &out), IDGEN_OK);
+    CHECK(out == 910499571847892992LL, "compose gives %" PRId64, out);
+    CHECK_RC(idgen_decode_with(g, -5, &p), IDGEN_EINVAL);
+    CHECK_RC(idgen_decode_with(g, 1, NULL), IDGEN_EINVAL);
+    CHECK_RC(idgen_compose(g, NULL, &out), IDGEN_EINVAL);
+    CHECK_RC(idgen_compose(g, &in, NULL), IDGEN_EINVAL);
+    in.worker = 32;
+    out = 42;
+    CHECK_RC(idgen_compose(g, &in, &out), IDGEN_ERANGE);
+    CHECK(out == 42, "output untouched on failure");
+    CHECK(contains(idgen_last_error(), "worker"), "names the field");
+    in.worker = 1;
+    in.epoch = 7;
+    CHECK_RC(idgen_compose(g, &in, &out), IDGEN_EINVAL);
+    idgen_close(g);
+
+    idgen_t *z = must_open("preset=zxid zxid_epoch=3");
+    CHECK(idgen_next(z) == (3LL << 32), "first zxid of epoch 3");
+    CHECK_RC(idgen_decode_with(z, (5LL << 32) | 9, &p), IDGEN_OK);
+    CHECK(p.epoch == 5 && p.sequence == 9 && p.unix_ms == -1 && p.time == -1 && p.worker == -1, "zxid fields");
+    idgen_close(z);
+
+    idgen_t *s = must_open("preset=zk-session worker=7");
+    int64_t sid = idgen_next(s);
+    CHECK_RC(idgen_decode_with(s, sid, &p), IDGEN_OK);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    CHECK(p.worker == 7 && llabs(p.unix_ms - now_ms) < 5000 && (sid >> 56) == 7, "session id of worker 7 at now");
+    idgen_close(s);
+}
+
+static void test_config_string(void) {
+    idgen_t *g = must_open("preset=leaf worker=12");
+    char small[8];
+    memset(small, 'x', sizeof small);
+    CHECK_RC(idgen_config_string(g, small, sizeof small), IDGEN_ERANGE);
+    CHECK(small[0] == 'x', "buffer untouched when too small");
+    CHECK(contains(idgen_last_error(), "needed"), "says how much is needed");
+    CHECK_RC(idgen_config_string(g, NULL, 100), IDGEN_EINVAL);
+    char buf[512];
+    CHECK_RC(idgen_config_string(g, buf, sizeof buf), IDGEN_OK);
+    CHECK(contains(buf, "preset=leaf") && contains(buf, "worker=12") && contains(buf, "seq_start=random:100"), "%s", buf);
+    /* The exact size fits. */
+    char *exact = malloc(strlen(buf) + 1);
+    CHECK_RC(idgen_config_string(g, exact, strlen(buf) + 1), IDGEN_OK);
+    CHECK_RC(idgen_config_string(g, exact, strlen(buf)), IDGEN_ERANGE);
+    /* Opening the printed config gives the same configuration. */
+    idgen_t *g2 = must_open(buf);
+    char buf2[512];
+    CHECK_RC(idgen_config_string(g2, buf2, sizeof buf2), IDGEN_OK);
+    CHECK(strcmp(buf, buf2) == 0, "round trip: %s vs %s", buf, buf2);
+    free(exact);
+    idgen_close(g2);
+    idgen_close(g);
+}
+
+static void test_default_generator(void) {
+    CHECK_RC(idgen_configure("preset=nope"), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "preset"), "names the key");
+    CHECK_RC(idgen_configure("preset=snowflake datacenter=2 worker=3"), IDGEN_OK);
+    int64_t id = idgen_next_id();
+    CHECK(id >= 0, "next_id");
+    idgen_parts p;
+    CHECK_RC(idgen_decode(id, &p), IDGEN_OK);
+    CHECK(p.datacenter == 2 && p.worker == 3, "default generator's fields");
+    CHECK_RC(idgen_decode(id, NULL), IDGEN_EINVAL);
+    int64_t buf[100];
+    CHECK_RC(idgen_next_ids(buf, 100), IDGEN_OK);
+    CHECK(buf[0] > id && buf[99] > buf[0], "next_ids increasing");
+    CHECK_RC(idgen_next_ids(NULL, 3), IDGEN_EINVAL);
+    CHECK_RC(idgen_next_ids(NULL, 0), IDGEN_OK);
+    CHECK_RC(idgen_configure("preset=baidu"), IDGEN_OK);
+    CHECK_RC(idgen_next_id(), IDGEN_EOVERFLOW);
+    CHECK(contains(idgen_last_error(), "2024-11-20"), "says when Baidu's bits ran out: %s", idgen_last_error());
+    CHECK_RC(idgen_next_ids(buf, 2), IDGEN_EOVERFLOW);
+    CHECK_RC(idgen_configure("preset=snowflake worker=1"), IDGEN_OK);
+    CHECK(idgen_next_id() >= 0, "reconfigured");
+}
+
+static void test_text(void) {
+    char buf[80];
+    CHECK_RC(idgen_format(910499571847892992LL, 62, 1, buf, sizeof buf), IDGEN_OK);
+    CHECK(strcmp(buf, "15G63YLn9Ae") == 0, "base62 %s", buf);
+    CHECK_RC(idgen_format(35, 36, 1, buf, sizeof buf), IDGEN_OK);
+    CHECK(strcmp(buf, "000000000000z") == 0 && strlen(buf) == 13, "fixed base36 %s", buf);
+    CHECK_RC(idgen_format(INT64_MAX, 2, 0, buf, sizeof buf), IDGEN_OK);
+    CHECK(strlen(buf) == 63, "base 2 max");
+    char tiny[4] = "abc";
+    CHECK_RC(idgen_format(123456, 10, 0, tiny, sizeof tiny), IDGEN_ERANGE);
+    CHECK(strcmp(tiny, "abc") == 0, "untouched");
+    CHECK_RC(idgen_format(123, 10, 0, tiny, sizeof tiny), IDGEN_OK);
+    CHECK(strcmp(tiny, "123") == 0, "exact fit");
+    CHECK_RC(idgen_format(1, 1, 0, buf, sizeof buf), IDGEN_EINVAL);
+    CHECK_RC(idgen_format(1, 63, 0, buf, sizeof buf), IDGEN_EINVAL);
+    CHECK_RC(idgen_format(-1, 10, 0, buf, sizeof buf), IDGEN_EINVAL);
+    CHECK_RC(idgen_format(1, 10, 0, NULL, 10), IDGEN_EINVAL);
+    int64_t v = 0;
+    CHECK_RC(idgen_parse("15G63YLn9Ae", 62, &v), IDGEN_OK);
+    CHECK(v == 910499571847892992LL, "parse base62");
+    CHECK_RC(idgen_parse("000000000000z", 36, &v), IDGEN_OK);
+    CHECK(v == 35, "parse fixed");
+    v = 7;
+    CHECK_RC(idgen_parse("", 62, &v), IDGEN_EINVAL);
+    CHECK_RC(idgen_parse("12#4", 10, &v), IDGEN_EINVAL);
+    CHECK_RC(idgen_parse("ZZ", 36, &v), IDGEN_EINVAL);
+    CHECK_RC(idgen_parse("9223372036854775808", 10, &v), IDGEN_ERANGE);
+    CHECK_RC(idgen_parse(NULL, 10, &v), IDGEN_EINVAL);
+    CHECK_RC(idgen_parse("1", 10, NULL), IDGEN_EINVAL);
+    CHECK_RC(idgen_parse("1", 99, &v), IDGEN_EINVAL);
+    CHECK(v == 7, "untouched on failure");
+    char garbage[300];
+    for (int i = 0; i < 299; i++)
+        garbage[i] = (char)(1 + (i * 37) % 255);
+    garbage[299] = 0;
+    CHECK_RC(idgen_parse(garbage, 62, &v), IDGEN_EINVAL);
+}
+
+/* ---- leases: IDGEN_EWORKER and IDGEN_ECLOCK ------------------------------ */
+
+static int find_lease_file(const char *dir, char *out, size_t cap) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(out, cap, "%s/%s/0.lease", dir, e->d_name);
+        found = access(out, F_OK) == 0;
+    }
+    closedir(d);
+    return found;
+}
+
+static void test_leases(void) {
+    char dir[] = "/tmp/idgen-ctest-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char config[256];
+    idgen_t *g;
+    CHECK_RC(idgen_open("worker=lease lease_dir=/nonexistent/idgen", &g), IDGEN_EWORKER);
+    CHECK(contains(idgen_last_error(), "/nonexistent/idgen"), "names the path: %s", idgen_last_error());
+
+    snprintf(config, sizeof config, "preset=snowflake worker=lease lease_dir=%s", dir);
+    idgen_t *a = must_open(config), *b = must_open(config);
+    idgen_parts pa, pb;
+    idgen_decode_with(a, idgen_next(a), &pa);
+    idgen_decode_with(b, idgen_next(b), &pb);
+    CHECK(pa.worker * 32 + pa.datacenter != pb.worker * 32 + pb.datacenter, "two leases differ");
+    idgen_close(a);
+    idgen_close(b);
+
+    /* A record far in the future: the next holder waits max_wait, then ECLOCK. */
+    char path[512];
+    CHECK(find_lease_file(dir, path, sizeof path), "lease file exists under %s", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%20" PRId64 "\n", (int64_t)1 << 40);
+        fclose(f);
+    }
+    snprintf(config, sizeof config, "preset=snowflake worker=lease lease_dir=%s max_wait=50ms", dir);
+    CHECK_RC(idgen_open(config, &g), IDGEN_ECLOCK);
+    CHECK(contains(idgen_last_error(), "max_wait"), "%s", idgen_last_error());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+#define THREADS 4
+#define PER_THREAD 1000000
+
+struct worker_arg {
+    idgen_t *g;
+    int64_t *ids;
+    int ok;
+};
+
+static void *worker(void *p) {
+    struct worker_arg *a = p;
+    a->ok = 1;
+    size_t i = 0;
+    while (i < PER_THREAD) {
+        if (i % 100000 == 50000 && i + 1000 <= PER_THREAD) {
+            if (idgen_next_batch(a->g, a->ids + i, 1000) != IDGEN_OK)
+                a->ok = 0;
+            i += 1000;
+            continue;
+        }
+        int64_t id = idgen_next(a->g);
+        if (id < 0)
+            a->ok = 0;
+        a->ids[i++] = id;
+    }
+    for (i = 1; i < PER_THREAD; i++)
+        if (a->ids[i] <= a->ids[i - 1])
+            a->ok = 0;
+    return NULL;
+}
+
+static int cmp64(const void *x, const void *y) {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static volatile int churn_stop;
+
+static void *churn(void *p) {
+    (void)p;
+    /* Opens and closes handles while others work: the registry must cope,
+     * and calls on the just-closed handles fail cleanly. */
+    while (!churn_stop) {
+        idgen_t *g = NULL;
+        if (idgen_open("layout=time:41,seq:22", &g) != IDGEN_OK)
+            continue;
+        idgen_next(g);
+        idgen_close(g);
+        if (idgen_next(g) != IDGEN_ECLOSED)
+            abort();
+    }
+    return NULL;
+}
+
+static void test_threads(void) {
+    idgen_t *g = must_open("preset=snowflake worker=5");
+    pthread_t th[THREADS], ch;
+    struct worker_arg args[THREADS];
+    int64_t *all = malloc(sizeof(int64_t) * THREADS * PER_THREAD);
+    pthread_create(&ch, NULL, churn, NULL);
+    for (int i = 0; i < THREADS; i++) {
+        args[i].g = g;
+        args[i].ids = all + (size_t)i * PER_THREAD;
+        pthread_create(&th[i], NULL, worker, &args[i]);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(args[i].ok, "thread %d: ids valid and increasing", i);
+    }
+    churn_stop = 1;
+    pthread_join(ch, NULL);
+    qsort(all, (size_t)THREADS * PER_THREAD, sizeof(int64_t), cmp64);
+    size_t dups = 0;
+    for (size_t i = 1; i < (size_t)THREADS * PER_THREAD; i++)
+        dups += all[i] == all[i - 1];
+    CHECK(dups == 0, "%zu duplicates among %d ids", dups, THREADS * PER_THREAD);
+    free(all);
+    idgen_close(g);
+}
+
+/* ---- fork ------------------------------------------------------------- */
+
+static void test_fork(void) {
+    idgen_t *g = must_open("preset=snowflake worker=9");
+    int64_t before = idgen_next(g);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(5); /* a hang kills the child, which the parent sees */
+        int code = 0;
+        if (idgen_next(g) != IDGEN_EFORKED)
+            code |= 1;
+        if (!strstr(idgen_last_error(), "fork"))
+            code |= 2;
+        idgen_t *h;
+        if (idgen_open(NULL, &h) != IDGEN_EFORKED)
+            code |= 4;
+        if (idgen_next_id() != IDGEN_EFORKED)
+            code |= 8;
+        int64_t v;
+        if (idgen_parse("1", 10, &v) != IDGEN_EFORKED)
+            code |= 16;
+        idgen_close(g); /* harmless */
+        if (strcmp(idgen_version(), IDGEN_VERSION_STRING) != 0)
+            code |= 32;
+        _exit(code);
+    }
+    CHECK(pid > 0, "fork");
+    int status = 0;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pid_t done = 0;
+    for (;;) {
+        done = waitpid(pid, &status, WNOHANG);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double el = (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
+        if (done != 0 || el > 1.0)
+            break;
+        usleep(1000);
+    }
+    CHECK(done == pid, "the child answered within a second");
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: every call said IDGEN_EFORKED (status %d)", status);
+    int64_t after = idgen_next(g);
+    CHECK(after > before, "the parent still works");
+    idgen_close(g);
+}
+
+int main(void) {
+    test_version_and_strerror();
+    test_open_errors();
+    test_handles();
+    test_batch();
+    test_decode_compose();
+    test_config_string();
+    test_default_generator();
+    test_text();
+    test_leases();
+    test_fork();
+    test_threads();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -53,6 +53,7 @@ type Options struct {
 // the layout's time range has started. Nothing is left half-built on error.
 func Open(c *Config, opt Options) (Generator, error) {
 	clk := opt.Clock
+	ownClock := clk == nil
 	if clk == nil {
 		if c.WallClock {
 			clk = WallClock{}
@@ -80,7 +81,11 @@ func Open(c *Config, opt Options) (Generator, error) {
 	case SchemeZxid:
 		g, err = newZxid(sh, lease)
 	default:
-		g, err = newTimeGen(sh, lease)
+		var tg *timeGen
+		if tg, err = newTimeGen(sh, lease); err == nil {
+			tg.ownClock = ownClock
+			g = tg
+		}
 	}
 	if err != nil {
 		if lease != nil {

@@ -521,3 +521,35 @@ func itoa(v int64) string {
 }
 
 var _ = errors.Is
+
+func TestMonoClockRecentIsFreshAndNeverAhead(t *testing.T) {
+	c := NewMonoClock()
+	defer c.Stop()
+	deadline := time.Now().Add(60 * time.Millisecond)
+	worst := int64(0)
+	for time.Now().Before(deadline) {
+		r := c.Recent()
+		n := c.Now()
+		require.LessOrEqual(t, r, n, "a recent reading is never ahead of the clock")
+		worst = max(worst, n-r)
+	}
+	require.Less(t, worst, int64(20*time.Millisecond), "busy: the cached reading stays within a few ms (worst %v)", time.Duration(worst))
+	// After a quiet spell the refresher parks; the next reading is the clock's own.
+	time.Sleep(100 * time.Millisecond)
+	r := c.Recent()
+	require.InDelta(t, float64(c.Now()), float64(r), float64(time.Millisecond))
+	c.Stop()
+	c.Stop()
+	require.InDelta(t, float64(c.Now()), float64(c.Recent()), float64(time.Millisecond), "stopped: reads the clock")
+}
+
+func TestIdsCarryTheCurrentTime(t *testing.T) {
+	g := open(t, "preset=snowflake", nil)
+	for i := 0; i < 5; i++ {
+		id := next(t, g)
+		p, err := g.Decode(id)
+		require.NoError(t, err)
+		require.InDelta(t, float64(time.Now().UnixMilli()), float64(p.UnixMs), 20)
+		time.Sleep(30 * time.Millisecond) // idle: the next id must not carry a stale time
+	}
+}

@@ -44,6 +44,8 @@ type timeGen struct {
 	borrow    int64  // ticks borrowing may run ahead of the clock; 0: off
 	lease     *Lease
 	cfgString string
+	recent    recentClock // the clock's cheap reading, if it has one
+	ownClock  bool        // Open made the clock, so Close stops it
 }
 
 func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
@@ -65,6 +67,9 @@ func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
 		back:      c.OnClockBack,
 		lease:     lease,
 		cfgString: c.String(),
+	}
+	if rc, ok := sh.clock.(recentClock); ok && !c.WallClock {
+		g.recent = rc
 	}
 	if c.SeqRandom > 0 {
 		g.random = uint64(min(c.SeqRandom, int64(g.seqMask)+1))
@@ -93,8 +98,20 @@ func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
 }
 
 // tick is the clock in ticks since the epoch (floor division).
-func (g *timeGen) tick() int64 {
-	d := g.clock.Now() - g.epochNs
+func (g *timeGen) tick() int64 { return g.toTick(g.clock.Now()) }
+
+// recentTick is tick from the clock's cheap, up to ~1 ms old reading where
+// it has one: the hot path's clock. Waiting for the next tick always reads
+// the clock itself.
+func (g *timeGen) recentTick() int64 {
+	if g.recent != nil {
+		return g.toTick(g.recent.Recent())
+	}
+	return g.tick()
+}
+
+func (g *timeGen) toTick(ns int64) int64 {
+	d := ns - g.epochNs
 	if d < 0 {
 		return -1 - (-d-1)/g.unitNs
 	}
@@ -116,13 +133,19 @@ func (g *timeGen) startSeq() uint64 {
 // returns the tick, the first sequence number and how many it got (>= 1).
 func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
 	waited := time.Duration(0)
+	precise := false
 	for {
 		old := g.state.Load()
 		if old&closedBit != 0 {
-			return 0, 0, 0, ErrClosedf()
+			return 0, 0, 0, errClosed
 		}
 		last, lastSeq := int64(old>>g.seqBits), old&g.seqMask
-		now := g.tick()
+		var now int64
+		if precise {
+			now = g.tick()
+		} else {
+			now = g.recentTick()
+		}
 		var t int64
 		var s uint64
 		switch {
@@ -155,7 +178,10 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
 				t, s = last+1, g.startSeq()
 				break
 			}
-			g.pause(last)
+			if precise {
+				g.pause(last)
+			}
+			precise = true
 			continue
 		}
 		if t > g.maxTick {
@@ -233,23 +259,17 @@ func (g *timeGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >
 
 // Close marks the generator closed and records its last tick in the lease.
 func (g *timeGen) Close() error {
-	for {
-		old := g.state.Load()
-		if old&closedBit != 0 {
-			return nil
-		}
-		if g.state.CompareAndSwap(old, old|closedBit) {
-			break
-		}
+	if !closeState(&g.state) {
+		return nil
+	}
+	if s, ok := g.clock.(interface{ Stop() }); ok && g.ownClock {
+		s.Stop()
 	}
 	if g.lease != nil {
 		return g.lease.Release()
 	}
 	return nil
 }
-
-// ErrClosedf is the error of a call on a closed generator.
-func ErrClosedf() error { return errClosed }
 
 var errClosed = &Error{Kind: ErrClosed, Msg: "the generator is closed"}
 

@@ -1,0 +1,64 @@
+package gen
+
+import (
+	"testing"
+	"time"
+)
+
+func BenchmarkNextUncapped(b *testing.B) {
+	g, _ := OpenString("layout=time:41,seq:22")
+	defer g.Close()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := g.Next(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNextSnowflake(b *testing.B) {
+	g, _ := OpenString("preset=snowflake")
+	defer g.Close()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := g.Next(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBatchUncapped4096(b *testing.B) {
+	g, _ := OpenString("layout=time:41,seq:22")
+	defer g.Close()
+	buf := make([]int64, 4096)
+	b.ReportAllocs()
+	b.SetBytes(0)
+	for i := 0; i < b.N; i++ {
+		if err := g.NextBatch(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4096, "ns/id")
+}
+
+func BenchmarkMonoClock(b *testing.B) {
+	c := NewMonoClock()
+	for i := 0; i < b.N; i++ {
+		_ = c.Now()
+	}
+}
+
+func BenchmarkTimeSince(b *testing.B) {
+	s := time.Now()
+	for i := 0; i < b.N; i++ {
+		_ = time.Since(s)
+	}
+}
+
+func BenchmarkFormat62(b *testing.B) {
+	buf := make([]byte, 0, 16)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_, _ = AppendFormat(buf[:0], 910499571847892992, 62, true)
+	}
+}

@@ -1,0 +1,303 @@
+package gen
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The lease tests run real processes: the test binary re-executed in a
+// helper mode chosen by $IDGEN_TEST_HELPER.
+func TestMain(m *testing.M) {
+	switch os.Getenv("IDGEN_TEST_HELPER") {
+	case "":
+		os.Exit(m.Run())
+	case "generate":
+		os.Exit(helperGenerate())
+	case "stream":
+		os.Exit(helperStream())
+	}
+	os.Exit(3)
+}
+
+// helperGenerate opens $CONFIG, writes $N ids to $OUT (binary), exits 0;
+// exits 5 for ErrWorker and 6 for other errors.
+func helperGenerate() int {
+	g, err := OpenString(os.Getenv("CONFIG"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if IsKind(err, ErrWorker) {
+			return 5
+		}
+		return 6
+	}
+	n, _ := strconv.Atoi(os.Getenv("N"))
+	ids := make([]int64, n)
+	for i := range ids {
+		if ids[i], err = g.Next(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 6
+		}
+	}
+	f, err := os.Create(os.Getenv("OUT"))
+	if err != nil {
+		return 6
+	}
+	defer f.Close()
+	if err := binary.Write(f, binary.LittleEndian, ids); err != nil {
+		return 6
+	}
+	return 0
+}
+
+// helperStream opens $CONFIG and prints ids, one per line, until killed.
+func helperStream() int {
+	g, err := OpenString(os.Getenv("CONFIG"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 6
+	}
+	w := bufio.NewWriterSize(os.Stdout, 64)
+	for {
+		id, err := g.Next()
+		if err != nil {
+			return 6
+		}
+		fmt.Fprintln(w, id)
+		w.Flush()
+	}
+}
+
+// IsKind is errors.Is for the tests' helpers.
+func IsKind(err, kind error) bool {
+	e, ok := err.(*Error)
+	return ok && e.Kind == kind
+}
+
+func helper(mode string, env ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), append([]string{"IDGEN_TEST_HELPER=" + mode}, env...)...)
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+func TestLeaseEightProcessesNoDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	config := "CONFIG=preset=snowflake worker=lease lease_dir=" + dir
+	const procs, per = 8, 250000
+	var cmds []*exec.Cmd
+	for i := 0; i < procs; i++ {
+		cmd := helper("generate", config, "N="+strconv.Itoa(per), "OUT="+filepath.Join(dir, fmt.Sprintf("ids%d", i)))
+		require.NoError(t, cmd.Start())
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		require.NoError(t, cmd.Wait())
+	}
+	g := open(t, "preset=snowflake", nil)
+	all := make([]int64, 0, procs*per)
+	workers := map[[2]int64]bool{}
+	for i := 0; i < procs; i++ {
+		ids := make([]int64, per)
+		f, err := os.Open(filepath.Join(dir, fmt.Sprintf("ids%d", i)))
+		require.NoError(t, err)
+		require.NoError(t, binary.Read(f, binary.LittleEndian, ids))
+		f.Close()
+		p, _ := g.Decode(ids[0])
+		workers[[2]int64{p.Datacenter, p.Worker}] = true
+		all = append(all, ids...)
+	}
+	require.Len(t, workers, procs, "8 distinct (datacenter, worker) pairs")
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	for i := 1; i < len(all); i++ {
+		require.NotEqual(t, all[i-1], all[i], "duplicate id")
+	}
+}
+
+func TestLeaseAllTakenIsErrWorker(t *testing.T) {
+	dir := t.TempDir()
+	config := "layout=time:41,worker:5,seq:17 worker=lease lease_dir=" + dir
+	seen := map[int64]bool{}
+	for i := 0; i < 32; i++ { // 32 leases held by this process: real flocks
+		g := open(t, config, nil)
+		p, err := g.Decode(next(t, g))
+		require.NoError(t, err)
+		require.False(t, seen[p.Worker])
+		seen[p.Worker] = true
+	}
+	cmd := helper("generate", "CONFIG="+config, "N=1", "OUT="+filepath.Join(dir, "x"))
+	err := cmd.Run()
+	require.Error(t, err)
+	require.Equal(t, 5, cmd.ProcessState.ExitCode(), "the 33rd process gets ErrWorker")
+	_, err = OpenString(config)
+	require.ErrorIs(t, err, ErrWorker)
+	require.Contains(t, err.Error(), "all 32 worker ids")
+}
+
+func TestLeaseKill9FreesAtOnceAndNextHolderIsAbove(t *testing.T) {
+	for _, preset := range []string{"preset=snowflake", "preset=zk-session", "preset=zxid"} {
+		t.Run(preset, func(t *testing.T) {
+			dir := t.TempDir()
+			config := preset + " worker=lease lease_dir=" + dir
+			cmd := helper("stream", "CONFIG="+config)
+			out, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			sc := bufio.NewScanner(out)
+			var maxSeen int64
+			deadline := time.Now().Add(400 * time.Millisecond)
+			for sc.Scan() && time.Now().Before(deadline) {
+				v, err := strconv.ParseInt(sc.Text(), 10, 64)
+				require.NoError(t, err)
+				maxSeen = max(maxSeen, v)
+			}
+			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+			for sc.Scan() { // what it printed before dying
+				if v, err := strconv.ParseInt(sc.Text(), 10, 64); err == nil {
+					maxSeen = max(maxSeen, v)
+				}
+			}
+			_ = cmd.Wait()
+			require.Greater(t, maxSeen, int64(0))
+			start := time.Now()
+			g := open(t, config, nil) // the lease is free at once: same (lowest) id
+			first := next(t, g)
+			require.Greater(t, first, maxSeen, "the next holder starts above everything the dead one issued")
+			require.Less(t, time.Since(start), 3*time.Second)
+			pd, _ := g.Decode(maxSeen)
+			pf, _ := g.Decode(first)
+			require.Equal(t, pd.Worker, pf.Worker, "the dead holder's id was reused")
+			require.Equal(t, pd.Datacenter, pf.Datacenter)
+		})
+	}
+}
+
+func TestLeaseRestartsNeverReissue(t *testing.T) {
+	for _, preset := range []string{"preset=snowflake", "preset=leaf", "preset=zk-session", "preset=zxid", "preset=sonyflake"} {
+		t.Run(preset, func(t *testing.T) {
+			dir := t.TempDir()
+			config := preset + " worker=lease lease_dir=" + dir
+			var last int64 = -1
+			for round := 0; round < 3; round++ {
+				g, err := OpenString(config)
+				require.NoError(t, err)
+				for i := 0; i < 1000; i++ {
+					id := next(t, g)
+					require.Greater(t, id, last)
+					last = id
+				}
+				require.NoError(t, g.Close())
+			}
+		})
+	}
+}
+
+func writeRecord(t *testing.T, dir string, v int64) {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(dir, "*", "0.lease"))
+	require.Len(t, matches, 1)
+	require.NoError(t, os.WriteFile(matches[0], []byte(fmt.Sprintf("%20d\n", v)), 0o600))
+}
+
+func TestLeaseClockBehindRecordWaitsThenFails(t *testing.T) {
+	dir := t.TempDir()
+	config := "preset=snowflake worker=lease lease_dir=" + dir
+	g, err := OpenString(config)
+	require.NoError(t, err)
+	next(t, g)
+	require.NoError(t, g.Close())
+
+	// A record an hour ahead (as after the wall clock was set back an hour).
+	nowTick := time.Now().UnixMilli() - twitterEpoch
+	writeRecord(t, dir, nowTick+3600*1000)
+	start := time.Now()
+	_, err = OpenString(config + " max_wait=200ms")
+	require.ErrorIs(t, err, ErrClockBackwards)
+	require.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond, "waits max_wait first")
+	require.Contains(t, err.Error(), "previous holder issued up to")
+	require.Contains(t, err.Error(), "clock reads")
+
+	// A record 300 ms ahead: the holder waits it out and starts above it.
+	rec := time.Now().UnixMilli() - twitterEpoch + 300
+	writeRecord(t, dir, rec)
+	start = time.Now()
+	g = open(t, config, nil)
+	require.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond)
+	p, _ := g.Decode(next(t, g))
+	require.Greater(t, p.Time, rec)
+}
+
+func TestLeaseRecordIsFlushedWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	g := open(t, "preset=snowflake worker=lease lease_dir="+dir, nil)
+	id := next(t, g)
+	p, _ := g.Decode(id)
+	time.Sleep(600 * time.Millisecond)
+	matches, _ := filepath.Glob(filepath.Join(dir, "*", "0.lease"))
+	require.Len(t, matches, 1)
+	b, err := os.ReadFile(matches[0])
+	require.NoError(t, err)
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, v, p.Time, "the record covers every id issued")
+}
+
+func TestLeaseScopesByLayout(t *testing.T) {
+	dir := t.TempDir()
+	a := open(t, "preset=snowflake worker=lease lease_dir="+dir, nil)
+	b := open(t, "preset=leaf worker=lease lease_dir="+dir, nil)
+	c := open(t, "preset=snowflake datacenter=3 worker=lease lease_dir="+dir, nil)
+	pa, _ := a.Decode(next(t, a))
+	pb, _ := b.Decode(next(t, b))
+	pc, _ := c.Decode(next(t, c))
+	require.Equal(t, int64(0), pa.Worker)
+	require.Equal(t, int64(0), pb.Worker, "another layout is another id space")
+	require.Equal(t, int64(3), pc.Datacenter)
+	require.Equal(t, int64(0), pc.Worker)
+	entries, _ := os.ReadDir(dir)
+	require.Len(t, entries, 3)
+}
+
+func TestLeaseBadDirIsErrWorkerNamingThePath(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o600))
+	for _, dir := range []string{"/nonexistent/idgen-leases", file, "/proc/self"} {
+		_, err := OpenString("worker=lease lease_dir=" + dir)
+		require.ErrorIs(t, err, ErrWorker, dir)
+		require.Contains(t, err.Error(), dir)
+	}
+}
+
+func TestDefaultLeaseDir(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+	require.Equal(t, "/run/user/1000/idgen", DefaultLeaseDir())
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	require.Equal(t, filepath.Join(os.TempDir(), "idgen-"+strconv.Itoa(os.Getuid())), DefaultLeaseDir())
+}
+
+func TestHutoolDerivations(t *testing.T) {
+	require.Equal(t, int32(99162322), javaStringHash("hello"), "Java's \"hello\".hashCode()")
+	require.Equal(t, int32(1634517500), javaStringHash("123456789012"), "overflows like Java's int")
+	// MAC ..:00:01 -> (0x00 | 0x01<<8) >> 6 = 4; ..:ff:ff -> 0xffff>>6 = 1023 % 32 = 31.
+	require.Equal(t, int64(4), HutoolDatacenterID([]byte{2, 0xfc, 0, 0, 0, 1}, 31))
+	require.Equal(t, int64(31), HutoolDatacenterID([]byte{1, 2, 3, 4, 0xff, 0xff}, 31))
+	require.Equal(t, int64(1), HutoolDatacenterID(nil, 31), "no MAC: datacenter 1")
+	// "4" + "12345" -> "412345".hashCode() = 1535508607 (read from a JVM); & 0xffff = 127; % 32 = 31.
+	require.Equal(t, int64(31), HutoolWorkerID(4, 12345, 31))
+	g := open(t, "preset=hutool worker=pid datacenter=mac", nil)
+	p, _ := g.Decode(next(t, g))
+	dc := HutoolDatacenterID(LocalHardwareAddress(), 31)
+	require.Equal(t, dc, p.Datacenter)
+	require.Equal(t, HutoolWorkerID(dc, int64(os.Getpid()), 31), p.Worker)
+}

@@ -70,7 +70,7 @@ PYPKG := bindings/python
 $(VENV)/.ok:
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
-	$(VPY) -m pip install -q pytest mypy build
+	$(VPY) -m pip install -q pytest mypy build numpy
 	touch $@
 
 python-env: $(VENV)/.ok
@@ -78,7 +78,8 @@ python-env: $(VENV)/.ok
 wheel: $(LIB) $(VENV)/.ok
 	cp $(LIB) $(PYPKG)/src/idgen/libidgen.so
 	rm -rf $(BUILD)/wheel
-	$(VPY) -m build --wheel --outdir $(BUILD)/wheel $(PYPKG)
+	$(VPY) -m build --wheel --outdir $(BUILD)/wheel $(PYPKG) > $(BUILD)/wheel.log 2>&1 \
+	  || { cat $(BUILD)/wheel.log; rm -f $(PYPKG)/src/idgen/libidgen.so; exit 1; }
 	rm -f $(PYPKG)/src/idgen/libidgen.so
 	@ls $(BUILD)/wheel
 

@@ -1,0 +1,369 @@
+"""Unique, time-ordered 64-bit ids from libidgen.
+
+A :class:`Generator` is opened from a configuration string of ``key=value``
+pairs (``"preset=snowflake worker=lease"``); the module-level functions use
+the process-wide default generator, built on first use from
+``$IDGEN_CONFIG`` or ``preset=snowflake worker=lease``. The same string means
+the same generator in C, Python and Java.
+
+The library is loaded on first use, not on import. Under ``fork`` a child of
+a process that had loaded it gets :class:`ForkedError`; use the ``spawn`` or
+``forkserver`` start method, or load idgen only in the children.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as _dt
+import re
+import weakref
+from array import array
+from typing import Any, NamedTuple, Optional
+
+from . import _ffi
+
+__all__ = [
+    "Generator",
+    "Parts",
+    "IdgenError",
+    "ConfigError",
+    "ClockError",
+    "TimeOverflowError",
+    "ClosedError",
+    "WorkerError",
+    "RangeError",
+    "ForkedError",
+    "InternalError",
+    "configure",
+    "next_id",
+    "next_ids",
+    "decode",
+    "format",
+    "parse",
+    "library_version",
+    "__version__",
+]
+
+__version__ = "0.1.0"
+
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+# ---- errors ------------------------------------------------------------------
+
+
+class IdgenError(Exception):
+    """An idgen failure; ``code`` is the C status (an ``IDGEN_E*`` value)."""
+
+    code: int = _ffi.EINTERNAL
+
+    def __init__(self, message: str, code: Optional[int] = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class ConfigError(IdgenError, ValueError):
+    """IDGEN_EINVAL: a bad configuration or argument; the message names it."""
+
+    code = _ffi.EINVAL
+
+
+class ClockError(IdgenError):
+    """IDGEN_ECLOCK: the clock went back beyond the configured tolerance."""
+
+    code = _ffi.ECLOCK
+
+
+class TimeOverflowError(IdgenError):
+    """IDGEN_EOVERFLOW: the layout's time or epoch range is used up."""
+
+    code = _ffi.EOVERFLOW
+
+
+class ClosedError(IdgenError):
+    """IDGEN_ECLOSED: the generator is closed."""
+
+    code = _ffi.ECLOSED
+
+
+class WorkerError(IdgenError):
+    """IDGEN_EWORKER: no worker id could be had, or its lease was lost."""
+
+    code = _ffi.EWORKER
+
+
+class RangeError(IdgenError, ValueError):
+    """IDGEN_ERANGE: a value does not fit its field or type."""
+
+    code = _ffi.ERANGE
+
+
+class ForkedError(IdgenError):
+    """IDGEN_EFORKED: idgen used in a child forked after it was loaded."""
+
+    code = _ffi.EFORKED
+
+
+class InternalError(IdgenError):
+    """IDGEN_EINTERNAL: a bug in idgen."""
+
+    code = _ffi.EINTERNAL
+
+
+_ERRORS: dict[int, type[IdgenError]] = {
+    cls.code: cls
+    for cls in (ConfigError, ClockError, TimeOverflowError, ClosedError, WorkerError, RangeError, ForkedError)
+}
+
+
+def _error(code: int) -> IdgenError:
+    lib = _ffi.lib()
+    message = lib.last_error() or lib.strerror(code)
+    return _ERRORS.get(code, InternalError)(message, code)
+
+
+def _check(code: int) -> None:
+    if code != _ffi.OK:
+        raise _error(code)
+
+
+def _check_id(value: int, what: str = "id") -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise RangeError(f"{what} {value} does not fit in 64 bits", _ffi.ERANGE)
+    return value
+
+
+def _cstr(text: Optional[str], what: str) -> Optional[bytes]:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, not {type(text).__name__}")
+    if "\x00" in text:
+        raise ConfigError(f"{what} contains a NUL character", _ffi.EINVAL)
+    return text.encode("utf-8")
+
+
+# ---- decoded ids ---------------------------------------------------------------
+
+
+class Parts(NamedTuple):
+    """The fields of an id; a field the layout lacks is -1."""
+
+    id: int
+    unix_ms: int
+    time: int
+    epoch: int
+    datacenter: int
+    worker: int
+    sequence: int
+
+    @property
+    def datetime(self) -> Optional[_dt.datetime]:
+        """The generation time in UTC, or None if the layout has no time."""
+        if self.unix_ms < 0:
+            return None
+        return _EPOCH + _dt.timedelta(milliseconds=self.unix_ms)
+
+
+def _parts(p: _ffi.Parts) -> Parts:
+    return Parts(p.id, p.unix_ms, p.time, p.epoch, p.datacenter, p.worker, p.sequence)
+
+
+def _int64_buffer(buf: Any) -> tuple[Any, int]:
+    """A ctypes view of a writable, contiguous buffer of int64, and its length."""
+    try:
+        view = memoryview(buf)
+    except TypeError:
+        raise TypeError(f"expected a writable buffer of int64, not {type(buf).__name__}") from None
+    fmt = view.format.lstrip("@=<")
+    if view.itemsize != 8 or fmt not in ("q", "l"):
+        raise TypeError(f"expected a buffer of int64 (format 'q'), got format {view.format!r}")
+    if view.readonly:
+        raise TypeError("the buffer is read-only")
+    if not view.c_contiguous:
+        raise TypeError("the buffer must be contiguous")
+    n = view.nbytes // 8
+    if n == 0:
+        return None, 0
+    return (ctypes.c_int64 * n).from_buffer(view), n
+
+
+# ---- generators ----------------------------------------------------------------
+
+_UNIT = re.compile(r"(?:^| )unit=(\d+)(ms|s)(?: |$)")
+
+
+def _close_handle(handle: ctypes.c_void_p) -> None:
+    if _ffi.loaded():
+        _ffi.lib().quick.idgen_close(handle)
+
+
+class Generator:
+    """An id generator opened from a configuration string.
+
+    Thread-safe; ids strictly increase across all threads. Use it as a
+    context manager or call :meth:`close`; a finaliser closes a generator
+    that is dropped unclosed.
+    """
+
+    __slots__ = ("_h", "_next", "_finalizer", "__weakref__")
+
+    def __init__(self, config: str = "") -> None:
+        lib = _ffi.lib()
+        raw = _cstr(config, "config")
+        handle = ctypes.c_void_p()
+        # Opening may wait (a lease's recorded time): release the GIL.
+        _check(lib.waiting.idgen_open(raw, ctypes.byref(handle)))
+        self._h = handle
+        self._finalizer = weakref.finalize(self, _close_handle, handle)
+        # A tick longer than 1 ms can mean a long wait for the next one:
+        # then next_id releases the GIL; otherwise it keeps it (cheaper).
+        m = _UNIT.search(self.config)
+        long_tick = m is not None and (m.group(2) == "s" or int(m.group(1)) > 1)
+        self._next = lib.waiting.idgen_next if long_tick else lib.quick.idgen_next
+
+    def __enter__(self) -> Generator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if not self._finalizer.alive:
+            return "<idgen.Generator closed>"
+        return f"<idgen.Generator {self.config!r}>"
+
+    def close(self) -> None:
+        """Closes the generator and releases its lease. Idempotent."""
+        self._finalizer()
+
+    def next_id(self) -> int:
+        """The next id."""
+        v: int = self._next(self._h)
+        if v < 0:
+            raise _error(v)
+        return v
+
+    def next_ids(self, n: int) -> list[int]:
+        """A list of n strictly increasing ids."""
+        if n < 0:
+            raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
+        if n == 0:
+            return []
+        out = array("q", bytes(8 * n))
+        addr, _ = out.buffer_info()
+        _check(_ffi.lib().waiting.idgen_next_batch(self._h, addr, n))
+        return out.tolist()
+
+    def next_ids_into(self, buf: Any) -> None:
+        """Fills a writable buffer of int64 (array('q'), a numpy int64
+        array, a memoryview) with strictly increasing ids, in place."""
+        view, n = _int64_buffer(buf)
+        if n:
+            _check(_ffi.lib().waiting.idgen_next_batch(self._h, ctypes.addressof(view), n))
+
+    def decode(self, id: int) -> Parts:
+        """The fields of an id of this generator's layout."""
+        p = _ffi.Parts()
+        _check(_ffi.lib().quick.idgen_decode_with(self._h, _check_id(id), ctypes.byref(p)))
+        return _parts(p)
+
+    def compose(
+        self,
+        *,
+        unix_ms: int = -1,
+        time: int = -1,
+        epoch: int = 0,
+        datacenter: int = 0,
+        worker: int = 0,
+        sequence: int = 0,
+    ) -> int:
+        """Builds an id from its fields (the inverse of :meth:`decode`).
+
+        ``unix_ms`` is used unless it is negative, then the raw ``time``.
+        A field the layout lacks must be -1 or 0; a value that does not fit
+        raises :class:`RangeError`.
+        """
+        p = _ffi.Parts(0, *(_check_id(v, k) for k, v in (
+            ("unix_ms", unix_ms), ("time", time), ("epoch", epoch),
+            ("datacenter", datacenter), ("worker", worker), ("sequence", sequence))))
+        out = ctypes.c_int64()
+        _check(_ffi.lib().quick.idgen_compose(self._h, ctypes.byref(p), ctypes.byref(out)))
+        return out.value
+
+    @property
+    def config(self) -> str:
+        """The effective configuration, worker and datacenter resolved."""
+        cap = 512
+        while True:
+            buf = ctypes.create_string_buffer(cap)
+            rc = _ffi.lib().quick.idgen_config_string(self._h, buf, cap)
+            if rc == _ffi.ERANGE and cap < 1 << 20:
+                cap *= 4
+                continue
+            _check(rc)
+            return buf.value.decode("utf-8")
+
+
+# ---- the process-wide default generator ---------------------------------------
+
+
+def configure(config: str = "") -> None:
+    """Replaces the default generator ("" means the defaults)."""
+    _check(_ffi.lib().waiting.idgen_configure(_cstr(config, "config")))
+
+
+def next_id() -> int:
+    """The next id of the default generator."""
+    v: int = _ffi.lib().quick.idgen_next_id()
+    if v < 0:
+        raise _error(v)
+    return v
+
+
+def next_ids(n: int) -> list[int]:
+    """n strictly increasing ids of the default generator."""
+    if n < 0:
+        raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
+    if n == 0:
+        return []
+    out = array("q", bytes(8 * n))
+    addr, _ = out.buffer_info()
+    _check(_ffi.lib().waiting.idgen_next_ids(addr, n))
+    return out.tolist()
+
+
+def decode(id: int) -> Parts:
+    """The fields of an id of the default generator's layout."""
+    p = _ffi.Parts()
+    _check(_ffi.lib().quick.idgen_decode(_check_id(id), ctypes.byref(p)))
+    return _parts(p)
+
+
+# ---- text forms ------------------------------------------------------------------
+
+
+def format(id: int, base: int = 62, fixed_width: bool = False) -> str:  # noqa: A001
+    """id (>= 0) as text in base 2..62; fixed_width pads to the width of the
+    largest id, so equal-width strings sort like the numbers."""
+    buf = ctypes.create_string_buffer(72)
+    _check(_ffi.lib().quick.idgen_format(_check_id(id), int(base), 1 if fixed_width else 0, buf, 72))
+    return buf.value.decode("ascii")
+
+
+def parse(text: str, base: int = 62) -> int:
+    """The id written as text in base 2..62."""
+    out = ctypes.c_int64()
+    _check(_ffi.lib().quick.idgen_parse(_cstr(text, "text"), int(base), ctypes.byref(out)))
+    return out.value
+
+
+def library_version() -> str:
+    """The version of the loaded libidgen.so."""
+    raw: Optional[bytes] = _ffi.lib().quick.idgen_version()
+    return (raw or b"").decode("ascii")

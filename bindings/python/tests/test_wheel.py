@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_wheel_installs_and_works_in_a_clean_venv(tmp_path: Path) -> None:
+    wheel = os.environ.get("IDGEN_WHEEL")
+    assert wheel, "set IDGEN_WHEEL to the built wheel (make test-python does)"
+    assert "-py3-none-linux_x86_64.whl" in wheel, "the wheel is tagged for the platform"
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = str(venv / "bin" / "python")
+    subprocess.run([py, "-m", "pip", "install", "-q", "--no-index", "--no-deps", wheel], check=True)
+    env = {k: v for k, v in os.environ.items() if k != "IDGEN_LIBRARY"}
+    code = (
+        "import idgen, idgen._ffi as f, sys;"
+        "g = idgen.Generator('worker=1'); i = g.next_id();"
+        "print(i > 0, f.lib().path.startswith(sys.prefix), idgen.__version__ == idgen.library_version())"
+    )
+    r = subprocess.run([py, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert r.stdout.split() == ["True", "True", "True"], r.stderr
+    r = subprocess.run([str(venv / "bin" / "idgen"), "next", "-n", "2"], capture_output=True, text=True,
+                       env={**env, "IDGEN_CONFIG": "worker=4"}, cwd=tmp_path)
+    assert r.returncode == 0 and len(r.stdout.split()) == 2, r.stderr

@@ -102,8 +102,20 @@ test-java: java-lib
 
 # ---- benchmarks -----------------------------------------------------------
 
-bench: $(LIB)
-	$(BUILD)/../bench/run.sh
+BENCH := $(BUILD)/bench
+
+$(BENCH)/libidgen.so: $(GO_SRC)
+	@mkdir -p $(BENCH)
+	CGO_ENABLED=1 $(GO) build -tags idgenbench $(GOFLAGS_LIB) -ldflags "$(LDFLAGS_LIB)" -o $@ ./capi
+	rm -f $(BENCH)/libidgen.h
+	ln -sf libidgen.so $(BENCH)/libidgen.so.0
+
+$(BENCH)/cbench: bench/c/bench.c include/idgen.h $(BENCH)/libidgen.so
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
+
+# make bench: every figure side by side in one run; see docs/BENCHMARKS.md.
+bench: $(BENCH)/cbench wheel java-lib
+	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 
 clean:
 	rm -rf $(BUILD) $(JAVA)/target $(PYPKG)/src/idgen/libidgen.so $(JAVA)/src/main/resources/linux-x86-64

@@ -49,6 +49,7 @@ __version__ = "0.1.0"
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_ZERO = (0,)
 
 
 # ---- errors ------------------------------------------------------------------
@@ -255,7 +256,7 @@ class Generator:
             raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
         if n == 0:
             return []
-        out = array("q", bytes(8 * n))
+        out = array("q", _ZERO) * n
         addr, _ = out.buffer_info()
         _check(_ffi.lib().waiting.idgen_next_batch(self._h, addr, n))
         return out.tolist()
@@ -332,7 +333,7 @@ def next_ids(n: int) -> list[int]:
         raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
     if n == 0:
         return []
-    out = array("q", bytes(8 * n))
+    out = array("q", _ZERO) * n
     addr, _ = out.buffer_info()
     _check(_ffi.lib().waiting.idgen_next_ids(addr, n))
     return out.tolist()

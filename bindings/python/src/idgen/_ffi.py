@@ -75,6 +75,10 @@ class Library:
                 fn = getattr(view, name)
                 fn.restype = restype
                 fn.argtypes = argtypes
+            # The hot path: ctypes' per-argument conversion (from_param)
+            # costs ~150 ns, as much as the call itself. idgen_next is only
+            # ever called with a ctypes.c_void_p, which passes unconverted.
+            view.idgen_next.argtypes = None
 
     def last_error(self) -> str:
         raw: Optional[bytes] = self.quick.idgen_last_error()

@@ -1,0 +1,115 @@
+"""Python benchmarks of the idgen package (run by make bench against the
+bench build of libidgen.so, which adds idgen_bench_noop: a bare call into
+Go). Every figure is the median of ROUNDS runs; ratios compare figures
+taken in this same run."""
+
+from __future__ import annotations
+
+import ctypes
+import statistics
+import threading
+import time
+import uuid
+from array import array
+from typing import Callable
+
+import idgen
+from idgen import _ffi
+
+ROUNDS = 7
+
+
+def per_call(fns: list[Callable[[], object]], n: int) -> list[float]:
+    """ns per call of each fn, median of ROUNDS rounds of n calls; the
+    functions take turns within each round, so noise hits them alike."""
+    runs: list[list[float]] = [[] for _ in fns]
+    for _ in range(ROUNDS):
+        for k, fn in enumerate(fns):
+            t = time.perf_counter_ns()
+            for _ in range(n):
+                fn()
+            runs[k].append((time.perf_counter_ns() - t) / n)
+    return [statistics.median(r) for r in runs]
+
+
+class PySnowflake:
+    """A pure-Python Snowflake (41/5/5/12) with a lock, as many projects write it."""
+
+    def __init__(self, worker: int) -> None:
+        self.lock = threading.Lock()
+        self.last = -1
+        self.seq = 0
+        self.worker = worker
+
+    def next_id(self) -> int:
+        with self.lock:
+            now = time.time_ns() // 1_000_000
+            if now == self.last:
+                self.seq = (self.seq + 1) & 4095
+                if self.seq == 0:
+                    while now <= self.last:
+                        now = time.time_ns() // 1_000_000
+            else:
+                self.seq = 0
+            self.last = now
+            return (now - 1288834974657) << 22 | self.worker << 12 | self.seq
+
+
+def utilisation(g: idgen.Generator, secs: float) -> float:
+    """Share of the 4096-per-ms ceiling used by next_ids_into over secs."""
+    buf = array("q", bytes(8 * 4096))
+    g.next_ids_into(buf)
+    first, n = buf[0], 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < secs:
+        g.next_ids_into(buf)
+        n += len(buf)
+    ticks = g.decode(buf[-1]).time - g.decode(first).time + 1
+    return (n + 4096) / (ticks * 4096)
+
+
+def main() -> None:
+    lib = _ffi.lib()
+    noop = lib.quick.idgen_bench_noop
+    noop.restype = ctypes.c_int
+    noop.argtypes = []
+    noop1_fn = lib.quick.idgen_bench_noop1
+    noop1_fn.restype = ctypes.c_int64
+    noop1_fn.argtypes = None  # as idgen_next: a c_void_p passed unconverted
+    arg = ctypes.c_void_p(12345)
+
+    def noop1() -> object:
+        return noop1_fn(arg)
+    unc = idgen.Generator("layout=time:41,seq:22")
+    sf = idgen.Generator("preset=snowflake")
+    py = PySnowflake(1)
+    idgen.configure("layout=time:41,seq:22")
+    n = 300_000
+    bare, bare1, nxt, mod, pure = per_call([noop, noop1, unc.next_id, idgen.next_id, py.next_id], n)
+    (uu,) = per_call([uuid.uuid4], 50_000)
+
+    big = array("q", bytes(8 * 65536))
+    into = statistics.median(
+        [(lambda t: (unc.next_ids_into(big), (time.perf_counter_ns() - t) / len(big))[1])(time.perf_counter_ns()) for _ in range(ROUNDS * 5)]
+    )
+    lst = statistics.median(
+        [(lambda t: (unc.next_ids(65536), (time.perf_counter_ns() - t) / 65536)[1])(time.perf_counter_ns()) for _ in range(ROUNDS * 5)]
+    )
+    util = statistics.median([utilisation(sf, 0.5) for _ in range(5)])
+
+    print(f"Python {'.'.join(map(str, __import__('sys').version_info[:3]))} (medians of {ROUNDS} rounds)")
+    print(f"  {'bare ctypes call into Go, no argument (noop)':<56} {bare:9.1f} ns")
+    print(f"  {'bare ctypes call into Go, one pointer (noop1, in a def)':<56} {bare1:9.1f} ns")
+    print(f"  {'Generator.next_id(), layout=time:41,seq:22':<56} {nxt:9.1f} ns   {nxt / bare1:.2f}x bare call with its argument (target <= 1.3x)")
+    print(f"  {'idgen.next_id() (default generator, no argument)':<56} {mod:9.1f} ns   {mod / bare:.2f}x bare call without argument")
+    print(f"  {'pure-Python locked Snowflake':<56} {pure:9.1f} ns   next_id is {pure / nxt:.1f}x faster (target >= 3x)")
+    print(f"  {'uuid.uuid4()':<56} {uu:9.1f} ns")
+    print(f"  {'next_ids_into(array q x65536), uncapped':<56} {into:9.2f} ns/id (target <= 3)")
+    print(f"  {'next_ids(65536) -> list, uncapped':<56} {lst:9.2f} ns/id (target <= 40)")
+    print(f"  {'next_ids_into x4096, preset=snowflake, sustained':<56} {util * 100:9.2f} % of 4096 ids/ms (target >= 99%)")
+    unc.close()
+    sf.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -27,25 +27,25 @@ const closedBit = uint64(1) << 63
 //   - Time overflow: once the time field is used up, every call fails with
 //     ErrTimeOverflow; the field never wraps and no id goes negative.
 type timeGen struct {
-	*shape
-	state atomic.Uint64
-
+	// The fields reserve reads on every call come first, together.
+	state     atomic.Uint64
+	recent    recentClock // the clock's cheap reading, if it has one
+	seqBits   uint
+	seqMask   uint64
+	epochNs   int64
+	unitNs    int64
+	maxTick   int64
 	fixed     int64 // the datacenter and worker bits
 	timeShift uint
 	seqShift  uint
-	seqBits   uint
-	seqMask   uint64
-	maxTick   int64
-	unitNs    int64
-	epochNs   int64
-	wall      bool
-	back      ClockBack
+	lease     *Lease
 	random    uint64 // seq_start=random:N, capped to the sequence range
 	borrow    int64  // ticks borrowing may run ahead of the clock; 0: off
-	lease     *Lease
+	wall      bool
+	ownClock  bool // Open made the clock, so Close stops it
+	back      ClockBack
+	*shape
 	cfgString string
-	recent    recentClock // the clock's cheap reading, if it has one
-	ownClock  bool        // Open made the clock, so Close stops it
 }
 
 func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
@@ -100,16 +100,6 @@ func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
 // tick is the clock in ticks since the epoch (floor division).
 func (g *timeGen) tick() int64 { return g.toTick(g.clock.Now()) }
 
-// recentTick is tick from the clock's cheap, up to ~1 ms old reading where
-// it has one: the hot path's clock. Waiting for the next tick always reads
-// the clock itself.
-func (g *timeGen) recentTick() int64 {
-	if g.recent != nil {
-		return g.toTick(g.recent.Recent())
-	}
-	return g.tick()
-}
-
 func (g *timeGen) toTick(ns int64) int64 {
 	d := ns - g.epochNs
 	if d < 0 {
@@ -140,11 +130,22 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
 			return 0, 0, 0, errClosed
 		}
 		last, lastSeq := int64(old>>g.seqBits), old&g.seqMask
-		var now int64
-		if precise {
-			now = g.tick()
+		var ns int64
+		if precise || g.recent == nil {
+			ns = g.clock.Now()
 		} else {
-			now = g.recentTick()
+			ns = g.recent.Recent()
+		}
+		// The common case needs no division: the clock is still in the
+		// last tick, or in the one after it.
+		var now int64
+		switch into := ns - (g.epochNs + last*g.unitNs); {
+		case into >= 0 && into < g.unitNs:
+			now = last
+		case into >= g.unitNs && into < 2*g.unitNs:
+			now = last + 1
+		default:
+			now = g.toTick(ns)
 		}
 		var t int64
 		var s uint64

@@ -18,7 +18,7 @@ import datetime as _dt
 import re
 import weakref
 from array import array
-from typing import Any, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from . import _ffi
 
@@ -319,9 +319,20 @@ def configure(config: str = "") -> None:
     _check(_ffi.lib().waiting.idgen_configure(_cstr(config, "config")))
 
 
+def _load_next_id() -> int:
+    """Stands in for idgen_next_id until the library is loaded."""
+    global _next_id
+    _next_id = _ffi.lib().quick.idgen_next_id
+    v: int = _next_id()
+    return v
+
+
+_next_id: Callable[[], int] = _load_next_id
+
+
 def next_id() -> int:
     """The next id of the default generator."""
-    v: int = _ffi.lib().quick.idgen_next_id()
+    v = _next_id()
     if v < 0:
         raise _error(v)
     return v

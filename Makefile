@@ -91,7 +91,7 @@ test-python: wheel
 # ---- Java -----------------------------------------------------------------
 
 JAVA := bindings/java
-MVN  ?= mvn -B -q -ntp
+MVN  ?= mvn -B -ntp -Dstyle.color=never
 
 java-lib: $(LIB)
 	mkdir -p $(JAVA)/src/main/resources/linux-x86-64

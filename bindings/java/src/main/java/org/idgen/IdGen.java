@@ -1,0 +1,69 @@
+package org.idgen;
+
+/**
+ * The process-wide default generator and the text forms. The default
+ * generator is built on first use from $IDGEN_CONFIG, or from
+ * {@code preset=snowflake worker=lease}.
+ */
+public final class IdGen {
+    private IdGen() {}
+
+    /** Replaces the default generator (null or "" means the defaults). */
+    public static void configure(String config) {
+        Lib.check(Lib.idgen_configure(Lib.cstring(config, "config")));
+    }
+
+    /** The next id of the default generator. */
+    public static long nextId() {
+        long v = Lib.idgen_next_id();
+        if (v < 0) {
+            throw Lib.error(v);
+        }
+        return v;
+    }
+
+    /** {@code n} strictly increasing ids of the default generator. */
+    public static long[] nextIds(int n) {
+        if (n < 0) {
+            throw new IdGenException(ErrorCode.INVALID, "n must be >= 0, got " + n);
+        }
+        long[] out = new long[n];
+        if (n > 0) {
+            Lib.check(Lib.idgen_next_ids(out, n));
+        }
+        return out;
+    }
+
+    /** The fields of an id of the default generator's layout. */
+    public static IdParts decode(long id) {
+        long[] p = new long[7];
+        Lib.check(Lib.idgen_decode(id, p));
+        return IdParts.fromArray(p);
+    }
+
+    /**
+     * id (&gt;= 0) as text in base 2..62 (0-9a-z up to 36, 0-9A-Za-z above);
+     * fixedWidth pads with '0' to the width of Long.MAX_VALUE in that base,
+     * so equal-width strings sort like the numbers.
+     */
+    public static String format(long id, int base, boolean fixedWidth) {
+        byte[] buf = new byte[72];
+        Lib.check(Lib.idgen_format(id, base, fixedWidth ? 1 : 0, buf, buf.length));
+        return Lib.fromC(buf);
+    }
+
+    /** The id written as text in base 2..62. */
+    public static long parse(String text, int base) {
+        if (text == null) {
+            throw new IdGenException(ErrorCode.INVALID, "text is null");
+        }
+        long[] out = new long[1];
+        Lib.check(Lib.idgen_parse(Lib.cstring(text, "text"), base, out));
+        return out[0];
+    }
+
+    /** The library's version, "MAJOR.MINOR.PATCH". */
+    public static String version() {
+        return Lib.idgen_version();
+    }
+}

@@ -1,0 +1,159 @@
+package org.idgen;
+
+import java.lang.ref.Cleaner;
+
+/**
+ * An id generator opened from a configuration string, e.g.
+ * {@code "preset=snowflake worker=lease"}; the same string means the same
+ * generator in C, Python and Java.
+ *
+ * <p>Thread-safe: ids strictly increase across all threads. Close it (it is
+ * {@link AutoCloseable}); a {@link Cleaner} closes one that is dropped
+ * unclosed. Calls after {@link #close()} throw {@link IllegalStateException}.
+ */
+public final class IdGenerator implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /** What the cleaner needs: the handle, never the generator itself. */
+    private static final class Handle implements Runnable {
+        final long token;
+
+        Handle(long token) {
+            this.token = token;
+        }
+
+        @Override
+        public void run() {
+            Lib.idgen_close(token);
+        }
+    }
+
+    private final long token;
+    private final Cleaner.Cleanable cleanable;
+    private volatile boolean closed;
+
+    private IdGenerator(long token) {
+        this.token = token;
+        this.cleanable = CLEANER.register(this, new Handle(token));
+    }
+
+    /**
+     * Opens a generator; null or "" means the defaults.
+     *
+     * @throws IdGenException INVALID for a bad configuration (the message
+     *     names the key), WORKER when no worker id can be leased, CLOCK when
+     *     a lease's recorded time is not passed within max_wait
+     */
+    public static IdGenerator open(String config) {
+        long[] out = new long[1];
+        Lib.check(Lib.idgen_open(Lib.cstring(config, "config"), out));
+        return new IdGenerator(out[0]);
+    }
+
+    private long handle() {
+        if (closed) {
+            throw closedError(null);
+        }
+        return token;
+    }
+
+    private static IllegalStateException closedError(IdGenException cause) {
+        IllegalStateException e = new IllegalStateException("the generator is closed");
+        e.initCause(cause != null ? cause : new IdGenException(ErrorCode.CLOSED, "the generator is closed"));
+        return e;
+    }
+
+    private RuntimeException failure(long status) {
+        IdGenException e = Lib.error(status);
+        return e.code() == ErrorCode.CLOSED ? closedError(e) : e;
+    }
+
+    /** The next id (always &gt;= 0). */
+    public long nextId() {
+        long v = Lib.idgen_next(handle());
+        if (v < 0) {
+            throw failure(v);
+        }
+        return v;
+    }
+
+    /** {@code n} strictly increasing ids. */
+    public long[] nextIds(int n) {
+        if (n < 0) {
+            throw new IdGenException(ErrorCode.INVALID, "n must be >= 0, got " + n);
+        }
+        long[] out = new long[n];
+        nextIds(out);
+        return out;
+    }
+
+    /** Fills {@code out} with strictly increasing ids in one native call. */
+    public void nextIds(long[] out) {
+        if (out == null) {
+            throw new IdGenException(ErrorCode.INVALID, "out is null");
+        }
+        if (out.length == 0) {
+            handle();
+            return;
+        }
+        int rc = Lib.idgen_next_batch(handle(), out, out.length);
+        if (rc != 0) {
+            throw failure(rc);
+        }
+    }
+
+    /** The fields of an id of this generator's layout. */
+    public IdParts decode(long id) {
+        long[] p = new long[7];
+        int rc = Lib.idgen_decode_with(handle(), id, p);
+        if (rc != 0) {
+            throw failure(rc);
+        }
+        return IdParts.fromArray(p);
+    }
+
+    /**
+     * Builds an id from its fields, the inverse of {@link #decode}. unixMillis
+     * is used unless it is negative, then the raw time; a field the layout
+     * lacks must be -1 or 0; a value that does not fit is RANGE. The id field
+     * is ignored.
+     */
+    public long compose(IdParts parts) {
+        if (parts == null) {
+            throw new IdGenException(ErrorCode.INVALID, "parts is null");
+        }
+        long[] out = new long[1];
+        int rc = Lib.idgen_compose(handle(), parts.toArray(), out);
+        if (rc != 0) {
+            throw failure(rc);
+        }
+        return out[0];
+    }
+
+    /** The effective configuration, worker and datacenter resolved. */
+    public String config() {
+        for (int cap = 512; ; cap *= 4) {
+            byte[] buf = new byte[cap];
+            int rc = Lib.idgen_config_string(handle(), buf, cap);
+            if (rc == ErrorCode.RANGE.code() && cap < (1 << 20)) {
+                continue;
+            }
+            if (rc != 0) {
+                throw failure(rc);
+            }
+            return Lib.fromC(buf);
+        }
+    }
+
+    /** Closes the generator and releases its lease. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        cleanable.clean();
+    }
+
+    @Override
+    public String toString() {
+        return closed ? "IdGenerator[closed]" : "IdGenerator[" + config() + "]";
+    }
+}

@@ -115,6 +115,7 @@ $(BENCH)/cbench: bench/c/bench.c include/idgen.h $(BENCH)/libidgen.so
 
 # make bench: every figure side by side in one run; see docs/BENCHMARKS.md.
 bench: $(BENCH)/cbench wheel java-lib
+	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 
 clean:

@@ -1,0 +1,100 @@
+package org.idgen;
+
+import cn.hutool.core.lang.Snowflake;
+import com.sun.jna.Native;
+import java.util.Arrays;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+
+/**
+ * The Java figures of make bench (not a test). Run against the bench build
+ * of the library (-Didgen.library=build/bench/libidgen.so), which adds
+ * idgen_bench_noop1: a bare call into Go with idgen_next's signature.
+ * Each figure is the median of ROUNDS rounds; within a round the
+ * candidates take turns, so noise hits them alike.
+ */
+public final class Bench {
+    static final int ROUNDS = 7;
+
+    /** The bare call, direct-mapped exactly as Lib maps idgen_next. */
+    static final class Noop {
+        static {
+            Native.register(Noop.class, Lib.LIBRARY);
+        }
+
+        static native long idgen_bench_noop1(long p);
+    }
+
+    static double median(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    static double nsPerCall(LongSupplier f, int n) {
+        long sink = 0;
+        long t = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            sink += f.getAsLong();
+        }
+        double ns = (System.nanoTime() - t) / (double) n;
+        if (sink == 42) {
+            System.out.print("");
+        }
+        return ns;
+    }
+
+    static double utilisation(IdGenerator g, double secs) {
+        long[] buf = new long[4096];
+        g.nextIds(buf);
+        long first = buf[0];
+        long n = 0;
+        long end = System.nanoTime() + (long) (secs * 1e9);
+        while (System.nanoTime() < end) {
+            g.nextIds(buf);
+            n += buf.length;
+        }
+        long ticks = g.decode(buf[buf.length - 1]).time() - g.decode(first).time() + 1;
+        return (n + 4096) / (ticks * 4096.0);
+    }
+
+    public static void main(String[] args) {
+        IdGenerator unc = IdGenerator.open("layout=time:41,seq:22");
+        IdGenerator sf = IdGenerator.open("preset=snowflake worker=1");
+        Snowflake hutool = new Snowflake(null, 1, 0, false);
+        long arg = 12345;
+        LongSupplier[] fs = {
+            () -> Noop.idgen_bench_noop1(arg), unc::nextId, sf::nextId, hutool::nextId,
+            () -> UUID.randomUUID().getLeastSignificantBits(),
+        };
+        int n = 1_000_000;
+        for (LongSupplier f : fs) {
+            nsPerCall(f, n); // warm up the JIT
+        }
+        double[][] r = new double[fs.length + 2][ROUNDS];
+        long[] big = new long[1 << 16];
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int k = 0; k < fs.length; k++) {
+                r[k][round] = nsPerCall(fs[k], k == 2 || k == 3 ? n / 4 : n);
+            }
+            long t = System.nanoTime();
+            for (int i = 0; i < 64; i++) {
+                unc.nextIds(big);
+            }
+            r[fs.length][round] = (System.nanoTime() - t) / (64.0 * big.length);
+            r[fs.length + 1][round] = utilisation(sf, 0.5);
+        }
+        double bare = median(r[0]), next = median(r[1]), sfNext = median(r[2]), hu = median(r[3]), uuid = median(r[4]);
+        double batch = median(r[5]), util = median(r[6]);
+        System.out.printf("Java %s, JNA %s (medians of %d rounds)%n", System.getProperty("java.version"), Native.VERSION, ROUNDS);
+        System.out.printf("  %-56s %9.1f ns%n", "bare JNA direct call into Go (noop1)", bare);
+        System.out.printf("  %-56s %9.1f ns   %.2fx bare call (target <= 1.3x)%n", "IdGenerator.nextId(), layout=time:41,seq:22", next, next / bare);
+        System.out.printf("  %-56s %9.1f ns%n", "IdGenerator.nextId(), preset=snowflake (ceiling 244)", sfNext);
+        System.out.printf("  %-56s %9.1f ns   (same 41/5/5/12 layout)%n", "hutool Snowflake.nextId()", hu);
+        System.out.printf("  %-56s %9.1f ns%n", "UUID.randomUUID()", uuid);
+        System.out.printf("  %-56s %9.2f ns/id (target <= 3)%n", "nextIds(long[65536]), layout=time:41,seq:22", batch);
+        System.out.printf("  %-56s %9.2f %% of 4096 ids/ms (target >= 99%%)%n", "nextIds(long[4096]), preset=snowflake, sustained", util * 100);
+        unc.close();
+        sf.close();
+    }
+}

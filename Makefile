@@ -70,7 +70,7 @@ PYPKG := bindings/python
 $(VENV)/.ok:
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
-	$(VPY) -m pip install -q pytest mypy build numpy
+	$(VPY) -m pip install -q pytest==9.2.0 mypy==2.4.1 build==1.6.1 numpy==2.4.6
 	touch $@
 
 python-env: $(VENV)/.ok

@@ -78,7 +78,7 @@ class Library:
             # The hot path: ctypes' per-argument conversion (from_param)
             # costs ~150 ns, as much as the call itself. idgen_next is only
             # ever called with a ctypes.c_void_p, which passes unconverted.
-            view.idgen_next.argtypes = None
+            setattr(view.idgen_next, "argtypes", None)
 
     def last_error(self) -> str:
         raw: Optional[bytes] = self.quick.idgen_last_error()

@@ -77,7 +77,8 @@ class Library:
                 fn.argtypes = argtypes
             # The hot path: ctypes' per-argument conversion (from_param)
             # costs ~150 ns, as much as the call itself. idgen_next is only
-            # ever called with a ctypes.c_void_p, which passes unconverted.
+            # ever called with a small int or a ctypes.c_void_p (see
+            # Generator.__init__), which pass unconverted.
             setattr(view.idgen_next, "argtypes", None)
 
     def last_error(self) -> str:

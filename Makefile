@@ -41,6 +41,7 @@ test: test-go test-abi test-c test-purego test-python test-java
 	@echo "make test: all suites passed"
 
 test-go:
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

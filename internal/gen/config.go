@@ -120,7 +120,9 @@ const DefaultConfig = "preset=snowflake worker=lease"
 func splitConfig(s string) ([][2]string, error) {
 	var out [][2]string
 	i := 0
-	isSep := func(c byte) bool { return c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
+	isSep := func(c byte) bool {
+		return c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+	}
 	for {
 		for i < len(s) && isSep(s[i]) {
 			i++

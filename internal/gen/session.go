@@ -86,18 +86,10 @@ func (g *session) Next() (int64, error) {
 
 // NextBatch fills out with consecutive session ids.
 func (g *session) NextBatch(out []int64) error {
-	for i := 0; i < len(out); {
-		c, got, err := g.reserve(uint64(len(out) - i))
-		if err != nil {
-			return err
-		}
-		id := g.high | int64(c)
-		for k := range out[i : i+int(got)] {
-			out[i+k] = id + int64(k)
-		}
-		i += int(got)
-	}
-	return nil
+	return fillRuns(out, func(n uint64) (int64, uint64, error) {
+		c, got, err := g.reserve(n)
+		return g.high | int64(c), got, err
+	})
 }
 
 // Config is the resolved configuration.
@@ -110,6 +102,23 @@ func (g *session) LastValue() int64 { return int64(g.state.Load()&^closedBit) - 
 func (g *session) Close() error {
 	if closeState(&g.state) && g.lease != nil {
 		return g.lease.Release()
+	}
+	return nil
+}
+
+// fillRuns fills out with runs of consecutive ids, each run reserved in
+// one step by reserve (its first id and length).
+func fillRuns(out []int64, reserve func(n uint64) (int64, uint64, error)) error {
+	for i := 0; i < len(out); {
+		first, got, err := reserve(uint64(len(out) - i))
+		if err != nil {
+			return err
+		}
+		run := out[i : i+int(got)]
+		for k := range run {
+			run[k] = first + int64(k)
+		}
+		i += int(got)
 	}
 	return nil
 }

@@ -83,17 +83,10 @@ func (g *zxidGen) Next() (int64, error) {
 // NextBatch fills out with increasing zxids, crossing into the next epoch
 // if the counter runs out.
 func (g *zxidGen) NextBatch(out []int64) error {
-	for i := 0; i < len(out); {
-		z, got, err := g.reserve(uint64(len(out) - i))
-		if err != nil {
-			return err
-		}
-		for k := range out[i : i+int(got)] {
-			out[i+k] = int64(z) + int64(k)
-		}
-		i += int(got)
-	}
-	return nil
+	return fillRuns(out, func(n uint64) (int64, uint64, error) {
+		z, got, err := g.reserve(n)
+		return int64(z), got, err
+	})
 }
 
 // Config is the resolved configuration.

@@ -533,7 +533,8 @@ func TestMonoClockRecentIsFreshAndNeverAhead(t *testing.T) {
 		require.LessOrEqual(t, r, n, "a recent reading is never ahead of the clock")
 		worst = max(worst, n-r)
 	}
-	require.Less(t, worst, int64(20*time.Millisecond), "busy: the cached reading stays within a few ms (worst %v)", time.Duration(worst))
+	// About 1 ms on a quiet machine; the bound leaves room for a loaded CI.
+	require.Less(t, worst, int64(50*time.Millisecond), "busy: the cached reading stays within a few ms (worst %v)", time.Duration(worst))
 	// After a quiet spell the refresher parks; the next reading is the clock's own.
 	time.Sleep(100 * time.Millisecond)
 	r := c.Recent()

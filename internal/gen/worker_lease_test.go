@@ -203,6 +203,32 @@ func TestLeaseRestartsNeverReissue(t *testing.T) {
 	}
 }
 
+func TestLeaseRestartAfterWallClockSetBack(t *testing.T) {
+	for _, preset := range []string{"preset=zk-session", "preset=zxid", "preset=snowflake max_wait=50ms"} {
+		t.Run(preset, func(t *testing.T) {
+			dir := t.TempDir()
+			c, err := ParseConfig(preset + " worker=lease lease_dir=" + dir)
+			require.NoError(t, err)
+			g, err := Open(c, Options{Clock: NewManualClock(nowMs)})
+			require.NoError(t, err)
+			var last int64
+			for i := 0; i < 1000; i++ { // within one tick: the manual clock stands still
+				last = next(t, g)
+			}
+			require.NoError(t, g.Close())
+			// The next holder's clock reads an hour earlier.
+			g2, err := Open(c, Options{Clock: NewManualClock(nowMs - 3600*1000)})
+			if c.Scheme == SchemeTime {
+				require.ErrorIs(t, err, ErrClockBackwards, "a time-based holder refuses rather than reissue")
+				return
+			}
+			require.NoError(t, err)
+			defer g2.Close()
+			require.Greater(t, next(t, g2), last, "never at or below what the previous holder issued")
+		})
+	}
+}
+
 func writeRecord(t *testing.T, dir string, v int64) {
 	t.Helper()
 	matches, _ := filepath.Glob(filepath.Join(dir, "*", "0.lease"))

@@ -231,6 +231,19 @@ def test_import_does_not_load_the_library() -> None:
     assert r.stdout.split() == ["False", "True"], r.stderr
 
 
+def test_python_dash_m() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "idgen", "next", "-n", "3", "--config", "worker=5"],
+                       capture_output=True, text=True, timeout=60)
+    ids = [int(x) for x in r.stdout.split()]
+    assert r.returncode == 0 and len(ids) == 3 and ids == sorted(set(ids)), r.stderr
+    r = subprocess.run([sys.executable, "-m", "idgen", "decode", "--config", "preset=zxid", "21474836487"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "epoch=5" in r.stdout and "sequence=7" in r.stdout and "time=-" in r.stdout, r.stdout
+
+
 def test_cli() -> None:
     from conftest import run_python
 

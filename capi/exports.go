@@ -284,28 +284,13 @@ func idgenGoNextIDs(out *C.int64_t, n C.size_t) (rc C.int) {
 //export idgenGoDecodeDefault
 func idgenGoDecodeDefault(id C.int64_t, out *C.idgen_parts) (rc C.int) {
 	defer guard(&rc)
-	return codeOfErr(gen.WithDefault(func(g gen.Generator) error {
-		if rc := decodeInto(g, id, out); rc != C.IDGEN_OK {
-			return errRecorded{rc}
-		}
-		return nil
-	}))
-}
-
-// errRecorded carries a status whose message is already recorded.
-type errRecorded struct{ rc C.int }
-
-func (e errRecorded) Error() string { return "" }
-
-func codeOfErr(err error) C.int {
-	var r errRecorded
-	switch {
-	case err == nil:
-		return C.IDGEN_OK
-	case errors.As(err, &r):
-		return r.rc
+	// Decoding reads only the layout, which a concurrently closed default
+	// generator still has: no retry needed, unlike next.
+	g, err := gen.Default()
+	if err != nil {
+		return fail(err)
 	}
-	return fail(err)
+	return decodeInto(g, id, out)
 }
 
 //export idgenGoFormat

@@ -64,13 +64,13 @@ func Open(c *Config, opt Options) (Generator, error) {
 	rc := *c // the resolved copy
 	var lease *Lease
 	if c.WorkerSrc == SourceLease {
-		l, err := AcquireLease(&rc, clk)
+		l, err := AcquireLease(&rc)
 		if err != nil {
 			return nil, err
 		}
 		lease = l
-	} else if err := resolveSources(&rc); err != nil {
-		return nil, err
+	} else {
+		resolveSources(&rc)
 	}
 	sh := &shape{cfg: &rc, clock: clk}
 	var g Generator
@@ -105,19 +105,24 @@ func OpenString(s string) (Generator, error) {
 	return Open(c, Options{})
 }
 
-// resolveSources turns pid and mac into numbers and unset into 0.
-func resolveSources(c *Config) error {
+// resolveMAC turns datacenter=mac into its number (hutool's derivation).
+func resolveMAC(c *Config) {
 	if c.DCSrc == SourceMAC {
 		f, _ := c.Layout.Field(FieldDatacenter)
 		c.DC = HutoolDatacenterID(LocalHardwareAddress(), f.Max())
+		c.DCSrc = SourceValue
 	}
+}
+
+// resolveSources turns pid and mac into numbers and unset into 0.
+func resolveSources(c *Config) {
+	resolveMAC(c)
 	c.DCSrc = SourceValue // unset means 0
 	if c.WorkerSrc == SourcePID {
 		f, _ := c.Layout.Field(FieldWorker)
 		c.Worker = HutoolWorkerID(c.DC, int64(pid()), f.Max())
 	}
 	c.WorkerSrc = SourceValue
-	return nil
 }
 
 // shape is what decoding and composing need: the layout, its epoch and

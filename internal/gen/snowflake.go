@@ -85,15 +85,17 @@ func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
 	floor := int64(0)
 	if lease != nil {
 		rec := lease.Recorded()
-		if err := waitPast(g.clock, c.MaxWait, func() bool { return g.tick() > rec }); err != nil {
+		if err := waitUntil(c.MaxWait, func() bool { return g.tick() > rec }); err != nil {
 			return nil, errorf(ErrClockBackwards,
 				"lease %s: the previous holder issued up to %s but the clock reads %s; waited %s (max_wait) for it to pass",
 				lease.Path(), g.tickTime(rec), g.tickTime(g.tick()), c.MaxWait)
 		}
 		floor = max(rec, 0)
-		lease.Start(g.LastValue, ceilTicks(time.Second, c.Unit))
 	}
 	g.state.Store(uint64(floor)<<g.seqBits | g.seqMask)
+	if lease != nil {
+		lease.Start(g.LastValue, ceilTicks(time.Second, c.Unit))
+	}
 	return g, nil
 }
 
@@ -274,8 +276,8 @@ func (g *timeGen) Close() error {
 
 var errClosed = &Error{Kind: ErrClosed, Msg: "the generator is closed"}
 
-// waitPast waits until ok() holds, for at most d, polling the clock.
-func waitPast(clk Clock, d time.Duration, ok func() bool) error {
+// waitUntil polls ok every millisecond until it holds, for at most d.
+func waitUntil(d time.Duration, ok func() bool) error {
 	deadline := time.Now().Add(d)
 	for !ok() {
 		if !time.Now().Before(deadline) {

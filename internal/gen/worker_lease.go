@@ -43,7 +43,7 @@ const leaseFileLen = 21
 
 // AcquireLease takes the lowest free id for c and writes it into c.Worker
 // (and c.DC, when the layout has a datacenter and none was given).
-func AcquireLease(c *Config, clk Clock) (*Lease, error) {
+func AcquireLease(c *Config) (*Lease, error) {
 	dir := c.LeaseDir
 	if dir == "" {
 		dir = DefaultLeaseDir()
@@ -58,10 +58,7 @@ func AcquireLease(c *Config, clk Clock) (*Lease, error) {
 	case !st.IsDir():
 		return nil, errorf(ErrWorker, "lease_dir %s: not a directory", dir)
 	}
-	if c.DCSrc == SourceMAC {
-		f, _ := c.Layout.Field(FieldDatacenter)
-		c.DC = HutoolDatacenterID(LocalHardwareAddress(), f.Max())
-	}
+	resolveMAC(c) // a datacenter given (as a number or mac) scopes the lease
 	wbits, dbits := uint(0), uint(0)
 	if f, ok := c.Layout.Field(FieldWorker); ok {
 		wbits = f.Width

@@ -3,6 +3,7 @@ package gen
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -37,7 +38,7 @@ func helperGenerate() int {
 	g, err := OpenString(os.Getenv("CONFIG"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		if IsKind(err, ErrWorker) {
+		if errors.Is(err, ErrWorker) {
 			return 5
 		}
 		return 6
@@ -77,12 +78,6 @@ func helperStream() int {
 		fmt.Fprintln(w, id)
 		w.Flush()
 	}
-}
-
-// IsKind is errors.Is for the tests' helpers.
-func IsKind(err, kind error) bool {
-	e, ok := err.(*Error)
-	return ok && e.Kind == kind
 }
 
 func helper(mode string, env ...string) *exec.Cmd {

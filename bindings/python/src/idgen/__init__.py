@@ -175,6 +175,18 @@ def _parts(p: _ffi.Parts) -> Parts:
     return Parts(p.id, p.unix_ms, p.time, p.epoch, p.datacenter, p.worker, p.sequence)
 
 
+def _id_list(n: int, fill: Callable[[int], int]) -> list[int]:
+    """n ids as a list: fill(address) writes them into an int64 buffer."""
+    if n < 0:
+        raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
+    if n == 0:
+        return []
+    out = array("q", _ZERO) * n
+    addr, _ = out.buffer_info()
+    _check(fill(addr))
+    return out.tolist()
+
+
 def _int64_buffer(buf: Any) -> tuple[Any, int]:
     """A ctypes view of a writable, contiguous buffer of int64, and its length."""
     try:
@@ -261,14 +273,7 @@ class Generator:
 
     def next_ids(self, n: int) -> list[int]:
         """A list of n strictly increasing ids."""
-        if n < 0:
-            raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
-        if n == 0:
-            return []
-        out = array("q", _ZERO) * n
-        addr, _ = out.buffer_info()
-        _check(_ffi.lib().waiting.idgen_next_batch(self._h, addr, n))
-        return out.tolist()
+        return _id_list(n, lambda addr: _ffi.lib().waiting.idgen_next_batch(self._h, addr, n))
 
     def next_ids_into(self, buf: Any) -> None:
         """Fills a writable buffer of int64 (array('q'), a numpy int64
@@ -349,14 +354,7 @@ def next_id() -> int:
 
 def next_ids(n: int) -> list[int]:
     """n strictly increasing ids of the default generator."""
-    if n < 0:
-        raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
-    if n == 0:
-        return []
-    out = array("q", _ZERO) * n
-    addr, _ = out.buffer_info()
-    _check(_ffi.lib().waiting.idgen_next_ids(addr, n))
-    return out.tolist()
+    return _id_list(n, lambda addr: _ffi.lib().waiting.idgen_next_ids(addr, n))
 
 
 def decode(id: int) -> Parts:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import array
 import datetime as dt
+import random
+import sys
 import threading
 from typing import Any
 
@@ -193,28 +195,39 @@ def test_text_forms() -> None:
         idgen.parse(b"12")  # type: ignore[arg-type]
 
 
-def test_eight_threads_share_one_generator() -> None:
-    g = idgen.Generator("preset=snowflake worker=1")
-    results: list[list[int]] = [[] for _ in range(8)]
+@pytest.mark.parametrize("config", ["layout=time:41,seq:22", "preset=snowflake worker=1"])
+def test_eight_threads_share_one_generator(config: str) -> None:
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads inside next_id as often as possible
+    try:
+        g = idgen.Generator(config)
+        results: list[list[int]] = [[] for _ in range(8)]
 
-    def work(k: int) -> None:
-        out = results[k]
-        for i in range(20000):
-            if i % 1000 == 0:
-                out.extend(g.next_ids(50))
-            else:
-                out.append(g.next_id())
+        def work(k: int) -> None:
+            out, buf, rnd = results[k], array.array("q", bytes(8 * 7)), random.Random(k)
+            for _ in range(20_000):
+                x = rnd.random()
+                if x < 0.002:
+                    out.extend(g.next_ids(5))
+                elif x < 0.004:
+                    g.next_ids_into(buf)
+                    out.extend(buf)
+                else:
+                    out.append(g.next_id())
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    g.close()
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        g.close()
+    finally:
+        sys.setswitchinterval(old)
     everything = [i for r in results for i in r]
+    assert len(everything) >= 8 * 20_000
     assert len(everything) == len(set(everything))
     for r in results:
-        assert all(x < y for x, y in zip(r, r[1:]))
+        assert all(a < b for a, b in zip(r, r[1:]))
 
 
 def test_library_override_is_honoured(tmp_path: Any) -> None:

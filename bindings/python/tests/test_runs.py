@@ -7,8 +7,6 @@ situation they test really arose; what they assert is public behaviour."""
 from __future__ import annotations
 
 import os
-import random
-import sys
 import threading
 import time
 from array import array
@@ -136,37 +134,3 @@ def test_a_run_takes_at_most_a_quarter_of_a_tick() -> None:
         assert 1 < g._k <= 64
     assert all(a < b for a, b in zip(ids, ids[1:]))
 
-
-@pytest.mark.parametrize("config", [UNCAPPED, "preset=snowflake worker=1"])
-def test_eight_threads_mixing_calls_with_frequent_thread_switches(config: str) -> None:
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)  # switch threads inside next_id as often as possible
-    try:
-        g = idgen.Generator(config)
-        results: list[list[int]] = [[] for _ in range(8)]
-
-        def work(k: int) -> None:
-            out, buf, rnd = results[k], array("q", bytes(8 * 7)), random.Random(k)
-            for _ in range(20_000):
-                x = rnd.random()
-                if x < 0.002:
-                    out.extend(g.next_ids(5))
-                elif x < 0.004:
-                    g.next_ids_into(buf)
-                    out.extend(buf)
-                else:
-                    out.append(g.next_id())
-
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        g.close()
-    finally:
-        sys.setswitchinterval(old)
-    everything = [i for r in results for i in r]
-    assert len(everything) >= 8 * 20_000
-    assert len(everything) == len(set(everything))
-    for r in results:
-        assert all(a < b for a, b in zip(r, r[1:]))

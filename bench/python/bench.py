@@ -12,7 +12,7 @@ import threading
 import time
 import uuid
 from array import array
-from typing import Callable
+from typing import Callable, Sequence
 
 import idgen
 from idgen import _ffi
@@ -56,29 +56,16 @@ class PySnowflake:
             return (now - 1288834974657) << 22 | self.worker << 12 | self.seq
 
 
-def utilisation(g: idgen.Generator, secs: float) -> float:
-    """Share of the 4096-per-ms ceiling used by next_ids_into over secs."""
-    buf = array("q", bytes(8 * 4096))
-    g.next_ids_into(buf)
-    first, n = buf[0], 0
+def utilisation(g: idgen.Generator, secs: float, burst: Callable[[], Sequence[int]]) -> float:
+    """Share of the 4096-per-ms ceiling used over secs by repeated burst()
+    calls, each returning the ids it made."""
+    ids = burst()
+    first, last, n = ids[0], ids[-1], len(ids)
     t = time.perf_counter()
     while time.perf_counter() - t < secs:
-        g.next_ids_into(buf)
-        n += len(buf)
-    ticks = g.decode(buf[-1]).time - g.decode(first).time + 1
-    return (n + 4096) / (ticks * 4096)
-
-
-def next_id_utilisation(g: idgen.Generator, secs: float) -> float:
-    """Share of the 4096-per-ms ceiling used by next_id over secs."""
-    nxt = g.next_id
-    first = last = nxt()
-    n = 1
-    t = time.perf_counter()
-    while time.perf_counter() - t < secs:
-        for _ in range(1000):
-            last = nxt()
-        n += 1000
+        ids = burst()
+        last = ids[-1]
+        n += len(ids)
     ticks = g.decode(last).time - g.decode(first).time + 1
     return n / (ticks * 4096)
 
@@ -114,8 +101,15 @@ def main() -> None:
     lst = statistics.median(
         [(lambda t: (unc.next_ids(65536), (time.perf_counter_ns() - t) / 65536)[1])(time.perf_counter_ns()) for _ in range(ROUNDS * 5)]
     )
-    util = statistics.median([utilisation(sf, 0.5) for _ in range(5)])
-    util1 = statistics.median([next_id_utilisation(sf, 0.5) for _ in range(5)])
+    buf = array("q", bytes(8 * 4096))
+
+    def into_buf() -> Sequence[int]:
+        sf.next_ids_into(buf)
+        return buf
+
+    one = sf.next_id
+    util = statistics.median([utilisation(sf, 0.5, into_buf) for _ in range(5)])
+    util1 = statistics.median([utilisation(sf, 0.5, lambda: [one() for _ in range(1000)]) for _ in range(5)])
 
     print(f"Python {'.'.join(map(str, __import__('sys').version_info[:3]))} (medians of {ROUNDS} rounds)")
     print(f"  {'bare ctypes call into Go, no argument (noop)':<56} {bare:9.1f} ns")

@@ -215,6 +215,14 @@ def _int64_buffer(buf: Any) -> tuple[Any, int]:
 _UNIT = re.compile(r"(?:^| )unit=(\d+)(ms|s)(?: |$)")
 _SEQ = re.compile(r"(?:^| )layout=\S*?\bseq:(\d+)")
 
+
+def _tick_ms(config: str) -> int:
+    """The tick of a resolved config in ms; 0 if it has none (zxid)."""
+    m = _UNIT.search(config)
+    if m is None:
+        return 0
+    return int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+
 # next_id reserves runs of ids ahead (see Generator.next_id). An id of a run
 # is handed out at most _FRESH_NS after the run was reserved; a run holds at
 # most _MAX_RUN ids and at most a quarter of one tick's sequence.
@@ -222,17 +230,14 @@ _FRESH_NS = 1_000_000
 _MAX_RUN = 1024
 
 
-def _run_limit(config: str) -> int:
+def _run_limit(config: str, tick_ms: int) -> int:
     """The longest run next_id may reserve for a generator of this
     (resolved) config: 1, no runs, unless it is a Snowflake-family scheme
     on a 1 ms tick. ZooKeeper session ids and zxids are dense counters a
     dropped run would leave holes in, and on a longer tick a run could wait
     for the next tick while its first ids grow old."""
-    unit = _UNIT.search(config)
     seq = _SEQ.search(config)
-    if " on_exhausted=" not in config or unit is None or seq is None:
-        return 1
-    if unit.group(2) != "ms" or unit.group(1) != "1":
+    if " on_exhausted=" not in config or tick_ms != 1 or seq is None:
         return 1
     return max(1, min(_MAX_RUN, (1 << int(seq.group(1))) >> 2))
 
@@ -250,8 +255,7 @@ _live: "weakref.WeakSet[Generator]" = weakref.WeakSet()
 def _drop_runs_in_child() -> None:
     for g in list(_live):
         g._lock = threading.Lock()  # the parent may have held it at fork
-        g._fresh = 0
-        g._ids.clear()
+        g._drop()
         g._k = 1
 
 
@@ -267,8 +271,8 @@ class Generator:
     """
 
     __slots__ = (
-        "_h", "_ids", "_pop", "_fresh", "_filled", "_k", "_kmax", "_lock",
-        "_one", "_fill", "_finalizer", "__weakref__",
+        "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_filled", "_k",
+        "_kmax", "_lock", "_finalizer", "__weakref__",
     )
 
     def __init__(self, config: str = "") -> None:
@@ -285,13 +289,11 @@ class Generator:
         self._h: Union[int, ctypes.c_void_p] = token if 0 < token < 1 << 31 else handle
         self._finalizer = weakref.finalize(self, _close_handle, handle)
         resolved = self.config
+        tick_ms = _tick_ms(resolved)
         # A tick longer than 1 ms can mean a long wait for the next one:
         # then a single next releases the GIL; otherwise it keeps it
-        # (cheaper). A run may wait for a tick: it always releases it.
-        m = _UNIT.search(resolved)
-        long_tick = m is not None and (m.group(2) == "s" or int(m.group(1)) > 1)
-        next_fn = lib.waiting.idgen_next if long_tick else lib.quick.idgen_next
-        self._one: Callable[[], int] = functools.partial(next_fn, self._h)
+        # (cheaper). A batch may wait for a tick: it always releases it.
+        self._next = lib.waiting.idgen_next if tick_ms > 1 else lib.quick.idgen_next
         self._fill: Callable[[int, int], int] = functools.partial(lib.waiting.idgen_next_batch, self._h)
         # The reserved run, smallest id last; _fresh is the monotonic time
         # until which it may be handed out (0: nothing reserved).
@@ -300,9 +302,13 @@ class Generator:
         self._fresh = 0
         self._filled = 0
         self._k = 1
-        self._kmax = _run_limit(resolved)
+        self._kmax = _run_limit(resolved, tick_ms)
         self._lock = threading.Lock()
         _live.add(self)
+        if self._kmax > 1:
+            # Chosen once here rather than tested in every next_id: the test
+            # would cost ~5-10 ns on the hot path.
+            self.__class__ = _RunGenerator
 
     def __enter__(self) -> Generator:
         return self
@@ -332,59 +338,19 @@ class Generator:
         method and thread. Runs not used in time are dropped (a gap in the
         sequence); so are runs held at close and in a forked child.
         """
-        if _monotonic_ns() < self._fresh:
-            try:
-                return self._pop()
-            except IndexError:
-                pass
-        return self._take()
+        # Loading the function into a local first is ~25 ns cheaper than
+        # self._next(...): CPython does not specialise a method call on a
+        # slot that holds a plain callable.
+        call = self._next
+        v: int = call(self._h)
+        if v < 0:
+            raise _error(v)
+        return v
 
     def _drop(self) -> None:
         """Forgets the reserved run (holding _lock)."""
         self._fresh = 0
         self._ids.clear()
-
-    def _take(self) -> int:
-        """next_id when the run is used up or stale: reserves the next run,
-        twice as long if the last one was used up within its time, half as
-        long if it went stale; a run of 1 is a plain call."""
-        if self._kmax == 1:  # never any runs: nothing to keep in order
-            v: int = self._one()
-            if v < 0:
-                raise _error(v)
-            return v
-        with self._lock:
-            now = _monotonic_ns()
-            if now < self._fresh:  # another thread reserved a run meanwhile
-                try:
-                    return self._pop()
-                except IndexError:
-                    pass
-            k = self._k
-            if self._ids:
-                k = max(1, k >> 1)
-            elif now - self._filled < _FRESH_NS:
-                k = min(k << 1, self._kmax)
-            self._k = k
-            self._drop()
-            if k == 1:
-                v = self._one()
-                self._filled = _monotonic_ns()
-                if v < 0:
-                    raise _error(v)
-                return v
-            run = array("q", _ZERO) * k
-            _check(self._fill(run.buffer_info()[0], k))
-            ids = run.tolist()
-            ids.reverse()
-            v = ids.pop()
-            # A new list: a thread still holding the old one's pop finds it
-            # empty and comes here.
-            self._ids = ids
-            self._pop = ids.pop
-            self._filled = _monotonic_ns()
-            self._fresh = self._filled + _FRESH_NS
-            return v
 
     def _batch(self, addr: int, n: int) -> int:
         """Writes n ids at addr, after every id reserved for next_id."""
@@ -444,6 +410,57 @@ class Generator:
                 continue
             _check(rc)
             return buf.value.decode("utf-8")
+
+
+class _RunGenerator(Generator):
+    """A Generator whose next_id hands out runs (see Generator.next_id);
+    Generator.__init__ makes a generator one when its layout allows runs."""
+
+    __slots__ = ()
+
+    def next_id(self) -> int:
+        """The next id (see Generator.next_id), from the reserved run."""
+        if _monotonic_ns() < self._fresh:
+            try:
+                return self._pop()
+            except IndexError:
+                pass
+        return self._take()
+
+    def _take(self) -> int:
+        """next_id when the run is used up or stale: reserves the next run,
+        twice as long if the last one was used up within its time, half as
+        long if it went stale; a run of 1 is a plain call."""
+        with self._lock:
+            now = _monotonic_ns()
+            if now < self._fresh:  # another thread reserved a run meanwhile
+                try:
+                    return self._pop()
+                except IndexError:
+                    pass
+            k = self._k
+            if self._ids:
+                k = max(1, k >> 1)
+            elif now - self._filled < _FRESH_NS:
+                k = min(k << 1, self._kmax)
+            self._k = k
+            self._drop()
+            if k == 1:
+                v: int = self._next(self._h)
+                self._filled = _monotonic_ns()
+                if v < 0:
+                    raise _error(v)
+                return v
+            ids = _id_list(k, lambda addr: self._fill(addr, k))
+            ids.reverse()
+            v = ids.pop()
+            # A new list: a thread still holding the old one's pop finds it
+            # empty and comes here.
+            self._ids = ids
+            self._pop = ids.pop
+            self._filled = _monotonic_ns()
+            self._fresh = self._filled + _FRESH_NS
+            return v
 
 
 # ---- the process-wide default generator ---------------------------------------

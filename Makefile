@@ -10,7 +10,7 @@ VENV    := $(BUILD)/venv
 VPY     := $(VENV)/bin/python
 GOFLAGS_LIB := -buildmode=c-shared -trimpath
 LDFLAGS_LIB := -s -w -extldflags '-Wl,--version-script=$(CURDIR)/capi/idgen.map -Wl,-soname,libidgen.so.0'
-GO_SRC  := go.mod $(wildcard internal/gen/*.go) $(wildcard capi/*.go capi/*.c capi/*.h capi/idgen.map) include/idgen.h
+GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_test.go') $(wildcard capi/*.c capi/*.h capi/idgen.map) include/idgen.h
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 

@@ -1,6 +1,6 @@
 // Package main is idgen's C boundary: one small export per public symbol
 // (called by the C shim after its fork check). Each checks its arguments,
-// calls internal/gen, maps errors to status codes, records the message in
+// calls internal/, maps errors to status codes, records the message in
 // the thread's last error and recovers panics. No id logic lives here.
 package main
 
@@ -18,7 +18,9 @@ import (
 	"runtime/debug"
 	"unsafe"
 
+	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 func main() {}
@@ -26,17 +28,17 @@ func main() {}
 // codeOf maps each sentinel to exactly one status code.
 func codeOf(err error) C.int {
 	switch {
-	case errors.Is(err, gen.ErrInvalid):
+	case errors.Is(err, errs.ErrInvalid):
 		return C.IDGEN_EINVAL
-	case errors.Is(err, gen.ErrClockBackwards):
+	case errors.Is(err, errs.ErrClockBackwards):
 		return C.IDGEN_ECLOCK
-	case errors.Is(err, gen.ErrTimeOverflow):
+	case errors.Is(err, errs.ErrTimeOverflow):
 		return C.IDGEN_EOVERFLOW
-	case errors.Is(err, gen.ErrClosed):
+	case errors.Is(err, errs.ErrClosed):
 		return C.IDGEN_ECLOSED
-	case errors.Is(err, gen.ErrWorker):
+	case errors.Is(err, errs.ErrWorker):
 		return C.IDGEN_EWORKER
-	case errors.Is(err, gen.ErrRange):
+	case errors.Is(err, errs.ErrRange):
 		return C.IDGEN_ERANGE
 	}
 	return C.IDGEN_EINTERNAL
@@ -297,7 +299,7 @@ func idgenGoDecodeDefault(id C.int64_t, out *C.idgen_parts) (rc C.int) {
 func idgenGoFormat(id C.int64_t, base C.int, fixed C.int, buf *C.char, capacity C.size_t) (rc C.int) {
 	defer guard(&rc)
 	var tmp [72]byte
-	text, err := gen.AppendFormat(tmp[:0], int64(id), int(base), fixed != 0)
+	text, err := layout.AppendID(tmp[:0], int64(id), int(base), fixed != 0)
 	if err != nil {
 		return fail(err)
 	}
@@ -310,7 +312,7 @@ func idgenGoParse(text *C.char, base C.int, out *C.int64_t) (rc C.int) {
 	if text == nil || out == nil {
 		return invalid("text and out must not be NULL")
 	}
-	v, err := gen.Parse(C.GoString(text), int(base))
+	v, err := layout.ParseID(C.GoString(text), int(base))
 	if err != nil {
 		return fail(err)
 	}

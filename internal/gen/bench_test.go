@@ -3,6 +3,9 @@ package gen
 import (
 	"testing"
 	"time"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 func benchNext(b *testing.B, config string) {
@@ -19,12 +22,12 @@ func benchNext(b *testing.B, config string) {
 	}
 }
 
-func BenchmarkNextUncapped(b *testing.B) { benchNext(b, "layout=time:41,seq:22") }
+func BenchmarkNextUncapped(b *testing.B) { benchNext(b, "layout=time:41,seq:22 worker=0") }
 
-func BenchmarkNextSnowflake(b *testing.B) { benchNext(b, "preset=snowflake") }
+func BenchmarkNextSnowflake(b *testing.B) { benchNext(b, "preset=snowflake worker=0") }
 
 func BenchmarkBatchUncapped4096(b *testing.B) {
-	g, _ := OpenString("layout=time:41,seq:22")
+	g, _ := OpenString("layout=time:41,seq:22 worker=0")
 	defer g.Close()
 	buf := make([]int64, 4096)
 	b.ReportAllocs()
@@ -38,7 +41,7 @@ func BenchmarkBatchUncapped4096(b *testing.B) {
 }
 
 func BenchmarkMonoClock(b *testing.B) {
-	c := NewMonoClock()
+	c := clock.NewMonoClock()
 	for i := 0; i < b.N; i++ {
 		_ = c.Now()
 	}
@@ -55,6 +58,6 @@ func BenchmarkFormat62(b *testing.B) {
 	buf := make([]byte, 0, 16)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		_, _ = AppendFormat(buf[:0], 910499571847892992, 62, true)
+		_, _ = layout.AppendID(buf[:0], 910499571847892992, 62, true)
 	}
 }

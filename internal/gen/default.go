@@ -5,10 +5,12 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/idgen/idgen/internal/errs"
 )
 
 // The process-wide default generator: built on first use from
-// $IDGEN_CONFIG, or DefaultConfig when that is unset.
+// $IDGEN_CONFIG, or the defaults when that is unset or empty.
 var defaultGen struct {
 	mu sync.Mutex
 	g  atomic.Pointer[Generator]
@@ -25,14 +27,11 @@ func Default() (Generator, error) {
 	if p := defaultGen.g.Load(); p != nil {
 		return *p, nil
 	}
-	cfg, ok := os.LookupEnv("IDGEN_CONFIG")
-	if !ok {
-		cfg = DefaultConfig
-	}
+	cfg := os.Getenv("IDGEN_CONFIG") // set but empty means unset: the defaults
 	g, err := OpenString(cfg)
 	if err != nil {
-		if ok {
-			return nil, errorf(errKind(err), "$IDGEN_CONFIG: %v", err)
+		if cfg != "" {
+			return nil, errs.Wrap(err, "$IDGEN_CONFIG")
 		}
 		return nil, err
 	}
@@ -42,11 +41,8 @@ func Default() (Generator, error) {
 
 // Configure replaces the default generator. The new one is opened before
 // the old one is closed, so leased worker ids never overlap; on error the
-// old one stays.
+// old one stays. "" means the defaults.
 func Configure(s string) error {
-	if s == "" {
-		s = DefaultConfig
-	}
 	g, err := OpenString(s)
 	if err != nil {
 		return err
@@ -60,26 +56,21 @@ func Configure(s string) error {
 	return nil
 }
 
-// WithDefault runs f on the default generator, retrying once if a
-// concurrent Configure closed the one it got.
+// WithDefault runs f on the default generator. If a concurrent Configure
+// closed the generator f got, f runs again on the new one: a swap never
+// makes a call fail.
 func WithDefault(f func(Generator) error) error {
-	for try := 0; ; try++ {
+	for {
 		g, err := Default()
 		if err != nil {
 			return err
 		}
 		err = f(g)
-		if try == 0 && errors.Is(err, ErrClosed) {
-			continue
+		if errors.Is(err, errs.ErrClosed) {
+			if p := defaultGen.g.Load(); p != nil && *p != g {
+				continue
+			}
 		}
 		return err
 	}
-}
-
-func errKind(err error) error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ErrInvalid
 }

@@ -1,7 +1,18 @@
+// Package gen holds idgen's generators (the Snowflake family, ZooKeeper's
+// session ids and zxids), built from a config.Spec, a clock and a lease; and
+// the process-wide default generator. It knows nothing of C.
 package gen
 
 import (
+	"math"
 	"time"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/hostid"
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease"
 )
 
 // Generator issues ids. Every implementation is safe for concurrent use,
@@ -45,52 +56,55 @@ type Parts struct {
 // Options are what Open takes besides the configuration.
 type Options struct {
 	// Clock replaces the clock the configuration asks for (tests).
-	Clock Clock
+	Clock clock.Clock
+	// Store replaces the lease store the configuration names (tests).
+	Store lease.Store
 }
 
 // Open builds the generator a configuration describes: it resolves the
 // worker and datacenter sources (taking a lease if asked), and checks that
 // the layout's time range has started. Nothing is left half-built on error.
-func Open(c *Config, opt Options) (Generator, error) {
+func Open(c *config.Spec, opt Options) (Generator, error) {
 	clk := opt.Clock
 	ownClock := clk == nil
 	if clk == nil {
 		if c.WallClock {
-			clk = WallClock{}
+			clk = clock.WallClock{}
 		} else {
-			clk = NewMonoClock()
+			clk = clock.NewMonoClock()
+		}
+	}
+	stopClock := func() {
+		if s, ok := clk.(interface{ Stop() }); ok && ownClock {
+			s.Stop()
 		}
 	}
 	rc := *c // the resolved copy
-	var lease *Lease
-	if c.WorkerSrc == SourceLease {
-		l, err := AcquireLease(&rc)
-		if err != nil {
+	resolveSources(&rc)
+	sh := &shape{cfg: &rc, clock: clk, ownClock: ownClock}
+	var lm *leaser
+	if rc.WorkerSrc.Leasing() {
+		var err error
+		if lm, err = newLeaser(&rc, opt.Store); err != nil {
+			stopClock()
 			return nil, err
 		}
-		lease = l
-	} else {
-		resolveSources(&rc)
 	}
-	sh := &shape{cfg: &rc, clock: clk}
 	var g Generator
 	var err error
 	switch rc.Scheme {
-	case SchemeSession:
-		g, err = newSession(sh, lease)
-	case SchemeZxid:
-		g, err = newZxid(sh, lease)
+	case config.SchemeSession:
+		g, err = newSession(sh, lm)
+	case config.SchemeZxid:
+		g, err = newZxid(sh, lm)
 	default:
-		var tg *timeGen
-		if tg, err = newTimeGen(sh, lease); err == nil {
-			tg.ownClock = ownClock
-			g = tg
-		}
+		g, err = newTimeGen(sh, lm)
 	}
 	if err != nil {
-		if lease != nil {
-			lease.Release()
+		if lm != nil {
+			lm.abort()
 		}
+		stopClock()
 		return nil, err
 	}
 	return g, nil
@@ -98,49 +112,58 @@ func Open(c *Config, opt Options) (Generator, error) {
 
 // OpenString parses and opens in one step.
 func OpenString(s string) (Generator, error) {
-	c, err := ParseConfig(s)
+	c, err := config.Parse(s)
 	if err != nil {
 		return nil, err
 	}
 	return Open(c, Options{})
 }
 
-// resolveMAC turns datacenter=mac into its number (hutool's derivation).
-func resolveMAC(c *Config) {
-	if c.DCSrc == SourceMAC {
-		f, _ := c.Layout.Field(FieldDatacenter)
-		c.DC = HutoolDatacenterID(LocalHardwareAddress(), f.Max())
-		c.DCSrc = SourceValue
+// resolveSources turns pid and mac into numbers; an unset datacenter of a
+// generator that takes no lease is 0.
+func resolveSources(c *config.Spec) {
+	if c.DCSrc == config.SourceMAC {
+		f, _ := c.Layout.Field(layout.FieldDatacenter)
+		c.DC = hostid.HutoolDatacenterID(hostid.LocalHardwareAddress(), f.Max())
+		c.DCSrc = config.SourceValue
 	}
-}
-
-// resolveSources turns pid and mac into numbers and unset into 0.
-func resolveSources(c *Config) {
-	resolveMAC(c)
-	c.DCSrc = SourceValue // unset means 0
-	if c.WorkerSrc == SourcePID {
-		f, _ := c.Layout.Field(FieldWorker)
-		c.Worker = HutoolWorkerID(c.DC, int64(pid()), f.Max())
+	if c.WorkerSrc.Leasing() {
+		return
 	}
-	c.WorkerSrc = SourceValue
+	if c.DCSrc == config.SourceUnset {
+		c.DCSrc = config.SourceValue
+	}
+	if c.WorkerSrc == config.SourcePID {
+		f, _ := c.Layout.Field(layout.FieldWorker)
+		c.Worker = hostid.HutoolWorkerID(c.DC, int64(hostid.PID()), f.Max())
+		c.WorkerSrc = config.SourceValue
+	}
 }
 
 // shape is what decoding and composing need: the layout, its epoch and
 // unit, and a clock (zk-session restores its missing high time bits from
 // the present).
 type shape struct {
-	cfg   *Config
-	clock Clock
+	cfg      *config.Spec
+	clock    clock.Clock
+	ownClock bool // Open made the clock, so Close stops it
+}
+
+// stopClock ends the clock's refresher if Open made it.
+func (s *shape) stopClock() {
+	if st, ok := s.clock.(interface{ Stop() }); ok && s.ownClock {
+		st.Stop()
+	}
 }
 
 func (s *shape) unitMs() int64 { return int64(s.cfg.Unit / time.Millisecond) }
 
 func (s *shape) checkID(id int64) error {
 	if id < 0 {
-		return errorf(ErrInvalid, "id %d is negative; idgen ids never are", id)
+		return errs.New(errs.ErrInvalid, "id %d is negative; idgen ids never are", id)
 	}
 	if b := s.cfg.Layout.Bits(); b < 63 && id>>b != 0 {
-		return errorf(ErrInvalid, "id %d has bits above the %d bits of layout %s", id, b, s.cfg.Layout)
+		return errs.New(errs.ErrInvalid, "id %d has bits above the %d bits of layout %s", id, b, s.cfg.Layout)
 	}
 	return nil
 }
@@ -154,19 +177,22 @@ func (s *shape) Decode(id int64) (Parts, error) {
 	p := Parts{
 		ID:         id,
 		UnixMs:     -1,
-		Time:       l.get(id, FieldTime),
-		Epoch:      l.get(id, FieldEpoch),
-		Datacenter: l.get(id, FieldDatacenter),
-		Worker:     l.get(id, FieldWorker),
-		Sequence:   l.get(id, FieldSeq),
+		Time:       l.Get(id, layout.FieldTime),
+		Epoch:      l.Get(id, layout.FieldEpoch),
+		Datacenter: l.Get(id, layout.FieldDatacenter),
+		Worker:     l.Get(id, layout.FieldWorker),
+		Sequence:   l.Get(id, layout.FieldSeq),
 	}
-	if s.cfg.Scheme == SchemeZxid {
-		p.Sequence = l.get(id, FieldCounter)
+	if s.cfg.Scheme == config.SchemeZxid {
+		p.Sequence = l.Get(id, layout.FieldCounter)
 	}
 	if p.Time >= 0 {
 		tick := p.Time
-		if s.cfg.Scheme == SchemeSession {
+		if s.cfg.Scheme == config.SchemeSession {
 			tick = s.nearestTick(p.Time)
+		}
+		if tick > (math.MaxInt64-s.cfg.EpochMs)/s.unitMs() {
+			return Parts{}, errs.New(errs.ErrRange, "id %d: its time (%d units of %s after the epoch) lies beyond the int64 milliseconds of unix_ms", id, tick, config.FormatUnit(s.cfg.Unit))
 		}
 		p.UnixMs = s.cfg.EpochMs + tick*s.unitMs()
 	}
@@ -176,7 +202,7 @@ func (s *shape) Decode(id int64) (Parts, error) {
 // nearestTick restores the high bits a session id drops: of all ticks whose
 // low bits equal t, the one closest to the present.
 func (s *shape) nearestTick(t int64) int64 {
-	f, _ := s.cfg.Layout.Field(FieldTime)
+	f, _ := s.cfg.Layout.Field(layout.FieldTime)
 	if f.Width >= 62 {
 		return t
 	}
@@ -198,52 +224,52 @@ func (s *shape) nearestTick(t int64) int64 {
 func (s *shape) Compose(p Parts) (int64, error) {
 	l := &s.cfg.Layout
 	var id int64
-	put := func(k FieldKind, name string, v int64) error {
+	put := func(k layout.FieldKind, name string, v int64) error {
 		f, ok := l.Field(k)
 		if !ok {
 			if v != -1 && v != 0 {
-				return errorf(ErrInvalid, "%s: the layout %s has no %s field, so it must be -1 or 0, got %d", name, l, name, v)
+				return errs.New(errs.ErrInvalid, "%s: the layout %s has no %s field, so it must be -1 or 0, got %d", name, l, name, v)
 			}
 			return nil
 		}
 		if v < 0 || v > f.Max() {
-			return errorf(ErrRange, "%s: %d does not fit the %d-bit field (0..%d)", name, v, f.Width, f.Max())
+			return errs.New(errs.ErrRange, "%s: %d does not fit the %d-bit field (0..%d)", name, v, f.Width, f.Max())
 		}
 		id |= v << f.Shift
 		return nil
 	}
-	if l.Has(FieldTime) {
+	if l.Has(layout.FieldTime) {
 		t := p.Time
 		if p.UnixMs >= 0 {
 			if p.UnixMs < s.cfg.EpochMs {
-				return 0, errorf(ErrRange, "unix_ms: %d is before the layout's epoch %d", p.UnixMs, s.cfg.EpochMs)
+				return 0, errs.New(errs.ErrRange, "unix_ms: %d is before the layout's epoch %d", p.UnixMs, s.cfg.EpochMs)
 			}
 			t = (p.UnixMs - s.cfg.EpochMs) / s.unitMs()
-			if s.cfg.Scheme == SchemeSession {
-				f, _ := l.Field(FieldTime)
+			if s.cfg.Scheme == config.SchemeSession {
+				f, _ := l.Field(layout.FieldTime)
 				t &= f.Max()
 			}
 		} else if t < 0 {
-			return 0, errorf(ErrInvalid, "time: give unix_ms or a raw time >= 0")
+			return 0, errs.New(errs.ErrInvalid, "time: give unix_ms or a raw time >= 0")
 		}
-		if err := put(FieldTime, "time", t); err != nil {
+		if err := put(layout.FieldTime, "time", t); err != nil {
 			return 0, err
 		}
 	} else if p.UnixMs > 0 || p.Time > 0 {
-		return 0, errorf(ErrInvalid, "time: the layout %s has no time field, so unix_ms and time must be -1 or 0", l)
+		return 0, errs.New(errs.ErrInvalid, "time: the layout %s has no time field, so unix_ms and time must be -1 or 0", l)
 	}
-	seqKind := FieldSeq
-	if s.cfg.Scheme == SchemeZxid {
-		seqKind = FieldCounter
+	seqKind := layout.FieldSeq
+	if s.cfg.Scheme == config.SchemeZxid {
+		seqKind = layout.FieldCounter
 	}
 	for _, x := range []struct {
-		k    FieldKind
+		k    layout.FieldKind
 		name string
 		v    int64
 	}{
-		{FieldEpoch, "epoch", p.Epoch},
-		{FieldDatacenter, "datacenter", p.Datacenter},
-		{FieldWorker, "worker", p.Worker},
+		{layout.FieldEpoch, "epoch", p.Epoch},
+		{layout.FieldDatacenter, "datacenter", p.Datacenter},
+		{layout.FieldWorker, "worker", p.Worker},
 		{seqKind, "sequence", p.Sequence},
 	} {
 		if err := put(x.k, x.name, x.v); err != nil {

@@ -4,24 +4,39 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 // nowMs is a fixed "present" for manual clocks: 2026-11-22T00:00:00Z.
 const nowMs int64 = 1795305600000
 
-func open(t *testing.T, config string, clk Clock) Generator {
+// open opens a generator for a test; without a worker key it asks for
+// worker=0 (the default, a host lease, is tested on its own).
+func open(t *testing.T, cfg string, clk clock.Clock) Generator {
 	t.Helper()
-	c, err := ParseConfig(config)
+	c, err := config.Parse(withWorker(cfg))
 	require.NoError(t, err)
 	g, err := Open(c, Options{Clock: clk})
 	require.NoError(t, err)
 	t.Cleanup(func() { g.Close() })
 	return g
+}
+
+func withWorker(cfg string) string {
+	if strings.Contains(cfg, "worker=") {
+		return cfg
+	}
+	return cfg + " worker=0"
 }
 
 func next(t *testing.T, g Generator) int64 {
@@ -33,13 +48,13 @@ func next(t *testing.T, g Generator) int64 {
 }
 
 func TestSeed004WorkedExample(t *testing.T) {
-	g := open(t, "preset=snowflake", NewManualClock(nowMs))
+	g := open(t, "preset=snowflake", clock.NewManualClock(nowMs))
 	id, err := g.Compose(Parts{UnixMs: 1505914988849, Epoch: -1, Datacenter: 17, Worker: 25, Sequence: 0})
 	require.NoError(t, err)
 	require.Equal(t, int64(910499571847892992), id)
 	p, err := g.Decode(910499571847892992)
 	require.NoError(t, err)
-	require.Equal(t, Parts{ID: 910499571847892992, UnixMs: 1505914988849, Time: 1505914988849 - twitterEpoch,
+	require.Equal(t, Parts{ID: 910499571847892992, UnixMs: 1505914988849, Time: 1505914988849 - int64(1288834974657),
 		Epoch: -1, Datacenter: 17, Worker: 25, Sequence: 0}, p)
 }
 
@@ -59,7 +74,7 @@ func TestPresetsIssueDecodableIncreasingIDs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.config, func(t *testing.T) {
-			clk := NewManualClock(nowMs)
+			clk := clock.NewManualClock(nowMs)
 			g := open(t, tt.config, clk)
 			prev := int64(-1)
 			for i := 0; i < 200; i++ {
@@ -86,7 +101,7 @@ func TestPresetsIssueDecodableIncreasingIDs(t *testing.T) {
 }
 
 func TestLeafRandomSequenceStart(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	g := open(t, "preset=leaf worker=1", clk)
 	starts := map[int64]bool{}
 	for i := 0; i < 200; i++ {
@@ -106,13 +121,13 @@ func TestBaiduDefaultBitsRanOut(t *testing.T) {
 	require.NoError(t, err, "opening still works: decoding old ids is useful")
 	defer g.Close()
 	_, err = g.Next()
-	require.ErrorIs(t, err, ErrTimeOverflow)
+	require.ErrorIs(t, err, errs.ErrTimeOverflow)
 	require.Contains(t, err.Error(), "2024-11-20T13:24:16Z")
-	require.ErrorIs(t, g.NextBatch(make([]int64, 3)), ErrTimeOverflow)
+	require.ErrorIs(t, g.NextBatch(make([]int64, 3)), errs.ErrTimeOverflow)
 
 	// Its last second is still fine, the next one is not.
 	last := time.Date(2024, 11, 20, 21, 24, 15, 0, time.FixedZone("+08", 8*3600)).UnixMilli()
-	clk := NewManualClock(last)
+	clk := clock.NewManualClock(last)
 	g2 := open(t, "preset=baidu worker=1", clk)
 	id := next(t, g2)
 	p, err := g2.Decode(id)
@@ -120,11 +135,11 @@ func TestBaiduDefaultBitsRanOut(t *testing.T) {
 	require.Equal(t, int64(1<<28-1), p.Time)
 	clk.Add(time.Second)
 	_, err = g2.Next()
-	require.ErrorIs(t, err, ErrTimeOverflow)
+	require.ErrorIs(t, err, errs.ErrTimeOverflow)
 }
 
 func TestTimeFieldOverflowNeverWraps(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	// 4 time bits of 1 ms: ticks 0..15 from an epoch 14 ms ago.
 	g := open(t, "layout=time:4,seq:2 epoch="+itoa(nowMs-14), clk)
 	var ids []int64
@@ -136,10 +151,10 @@ func TestTimeFieldOverflowNeverWraps(t *testing.T) {
 	}
 	// Tick 15 is the last: its sequence is used up, and there is no next tick.
 	_, err := g.Next()
-	require.ErrorIs(t, err, ErrTimeOverflow)
+	require.ErrorIs(t, err, errs.ErrTimeOverflow)
 	clk.Add(time.Hour)
 	_, err = g.Next()
-	require.ErrorIs(t, err, ErrTimeOverflow)
+	require.ErrorIs(t, err, errs.ErrTimeOverflow)
 	for i := 1; i < len(ids); i++ {
 		require.Greater(t, ids[i], ids[i-1])
 	}
@@ -147,7 +162,7 @@ func TestTimeFieldOverflowNeverWraps(t *testing.T) {
 }
 
 func TestSequenceExhaustionWaitsForNextTick(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	g := open(t, "layout=time:41,seq:2", clk)
 	for i := 0; i < 4; i++ {
 		next(t, g)
@@ -168,7 +183,7 @@ func TestSequenceExhaustionWaitsForNextTick(t *testing.T) {
 }
 
 func TestBorrowRunsAheadUpToMaxDrift(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	g := open(t, "layout=time:41,seq:2 on_exhausted=borrow max_drift=2ms", clk)
 	var last Parts
 	for i := 0; i < 12; i++ { // 4 in the current tick, 8 borrowed from the next two
@@ -211,7 +226,7 @@ func TestClockBackPolicies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.policy+"/"+tt.back.String(), func(t *testing.T) {
-			clk := NewManualClock(nowMs)
+			clk := clock.NewManualClock(nowMs)
 			g := open(t, "clock=wall on_clock_back="+tt.policy, clk)
 			first := next(t, g)
 			clk.Add(-tt.back)
@@ -222,7 +237,7 @@ func TestClockBackPolicies(t *testing.T) {
 			start := time.Now()
 			id, err := g.Next()
 			if tt.want == refused {
-				require.ErrorIs(t, err, ErrClockBackwards)
+				require.ErrorIs(t, err, errs.ErrClockBackwards)
 				require.Contains(t, err.Error(), "on_clock_back="+tt.policy)
 				require.Less(t, time.Since(start), time.Second, "refusing must not wait out the step")
 				return
@@ -236,7 +251,7 @@ func TestClockBackPolicies(t *testing.T) {
 }
 
 func TestMonotonicClockIgnoresWallSteps(t *testing.T) {
-	c := NewMonoClock()
+	c := clock.NewMonoClock()
 	a := c.Now()
 	time.Sleep(time.Millisecond)
 	require.Greater(t, c.Now(), a)
@@ -303,7 +318,7 @@ func TestBatchIsStrictlyIncreasingAcrossTicks(t *testing.T) {
 }
 
 func TestZkSessionFormula(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	g := open(t, "preset=zk-session worker=127", clk)
 	id := next(t, g)
 	// ZooKeeper: (ms << 24) >>> 8 | sid << 56.
@@ -320,14 +335,14 @@ func TestZkSessionFormula(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, back)
 	_, err = g.Compose(Parts{UnixMs: nowMs, Worker: 128})
-	require.ErrorIs(t, err, ErrRange)
+	require.ErrorIs(t, err, errs.ErrRange)
 }
 
 func TestZkSessionDecodeTakesTheTimeClosestToNow(t *testing.T) {
 	span := int64(1) << 40
 	// The 40 low bits of a time just before a wrap, decoded just after it.
 	before := 3*span - 5
-	clk := NewManualClock(3*span + 5)
+	clk := clock.NewManualClock(3*span + 5)
 	g := open(t, "preset=zk-session worker=1", clk)
 	id, err := g.Compose(Parts{Time: before & (span - 1), Epoch: -1, Datacenter: -1, UnixMs: -1, Worker: 1})
 	require.NoError(t, err)
@@ -337,13 +352,13 @@ func TestZkSessionDecodeTakesTheTimeClosestToNow(t *testing.T) {
 }
 
 func TestZkSessionOverflowStopsBeforeTheWorkerBits(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	g := open(t, "preset=zk-session layout=worker:8,time:3,seq:2 worker=1", clk)
 	var last int64
 	for {
 		id, err := g.Next()
 		if err != nil {
-			require.ErrorIs(t, err, ErrTimeOverflow)
+			require.ErrorIs(t, err, errs.ErrTimeOverflow)
 			break
 		}
 		last = id
@@ -358,7 +373,7 @@ func TestZxidRollsIntoNextEpochNeverWraps(t *testing.T) {
 	for {
 		id, err := g.Next()
 		if err != nil {
-			require.ErrorIs(t, err, ErrTimeOverflow)
+			require.ErrorIs(t, err, errs.ErrTimeOverflow)
 			break
 		}
 		got = append(got, id)
@@ -378,7 +393,7 @@ func TestZxidRollsIntoNextEpochNeverWraps(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(5)<<32|0xfffffffe, z)
 	_, err = full.Compose(Parts{Epoch: 1 << 31, Sequence: 0, UnixMs: -1, Time: -1})
-	require.ErrorIs(t, err, ErrRange, "bit 63 stays 0")
+	require.ErrorIs(t, err, errs.ErrRange, "bit 63 stays 0")
 	require.Equal(t, int64(5)<<32, next(t, full))
 }
 
@@ -393,15 +408,15 @@ func TestZxidBatchCrossesEpochs(t *testing.T) {
 }
 
 func TestDecodeComposeRules(t *testing.T) {
-	g := open(t, "preset=snowflake", NewManualClock(nowMs))
+	g := open(t, "preset=snowflake", clock.NewManualClock(nowMs))
 	_, err := g.Decode(-1)
-	require.ErrorIs(t, err, ErrInvalid)
-	sf := open(t, "preset=sonyflake", NewManualClock(nowMs))
+	require.ErrorIs(t, err, errs.ErrInvalid)
+	sf := open(t, "preset=sonyflake", clock.NewManualClock(nowMs))
 	_, err = sf.Decode(math.MaxInt64)
 	require.NoError(t, err, "every non-negative id fits a 63-bit layout")
-	small := open(t, "layout=time:30,seq:10 unit=1s epoch=1700000000000", NewManualClock(nowMs))
+	small := open(t, "layout=time:30,seq:10 unit=1s epoch=1700000000000", clock.NewManualClock(nowMs))
 	_, err = small.Decode(1 << 45)
-	require.ErrorIs(t, err, ErrInvalid, "bits above a 40-bit layout")
+	require.ErrorIs(t, err, errs.ErrInvalid, "bits above a 40-bit layout")
 
 	base := Parts{UnixMs: nowMs, Epoch: -1, Datacenter: 1, Worker: 2, Sequence: 3}
 	for _, tt := range []struct {
@@ -409,13 +424,13 @@ func TestDecodeComposeRules(t *testing.T) {
 		edit func(*Parts)
 		want error
 	}{
-		{"worker too big", func(p *Parts) { p.Worker = 32 }, ErrRange},
-		{"negative worker", func(p *Parts) { p.Worker = -2 }, ErrRange},
-		{"sequence too big", func(p *Parts) { p.Sequence = 4096 }, ErrRange},
-		{"before epoch", func(p *Parts) { p.UnixMs = 5 }, ErrRange},
-		{"no time at all", func(p *Parts) { p.UnixMs = -1; p.Time = -1 }, ErrInvalid},
-		{"raw time too big", func(p *Parts) { p.UnixMs = -1; p.Time = 1 << 41 }, ErrRange},
-		{"epoch on a layout without one", func(p *Parts) { p.Epoch = 3 }, ErrInvalid},
+		{"worker too big", func(p *Parts) { p.Worker = 32 }, errs.ErrRange},
+		{"negative worker", func(p *Parts) { p.Worker = -2 }, errs.ErrRange},
+		{"sequence too big", func(p *Parts) { p.Sequence = 4096 }, errs.ErrRange},
+		{"before epoch", func(p *Parts) { p.UnixMs = 5 }, errs.ErrRange},
+		{"no time at all", func(p *Parts) { p.UnixMs = -1; p.Time = -1 }, errs.ErrInvalid},
+		{"raw time too big", func(p *Parts) { p.UnixMs = -1; p.Time = 1 << 41 }, errs.ErrRange},
+		{"epoch on a layout without one", func(p *Parts) { p.Epoch = 3 }, errs.ErrInvalid},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := base
@@ -436,20 +451,20 @@ func TestCloseStopsIssuing(t *testing.T) {
 	require.NoError(t, g.Close())
 	require.NoError(t, g.Close(), "closing twice is harmless")
 	_, err = g.Next()
-	require.ErrorIs(t, err, ErrClosed)
-	require.ErrorIs(t, g.NextBatch(make([]int64, 2)), ErrClosed)
+	require.ErrorIs(t, err, errs.ErrClosed)
+	require.ErrorIs(t, g.NextBatch(make([]int64, 2)), errs.ErrClosed)
 }
 
 func TestEpochInTheFutureIsRefused(t *testing.T) {
-	c, err := ParseConfig("epoch=2200-01-01T00:00:00Z")
+	c, err := config.Parse("epoch=2200-01-01T00:00:00Z")
 	require.NoError(t, err)
 	_, err = Open(c, Options{})
-	require.ErrorIs(t, err, ErrInvalid)
+	require.ErrorIs(t, err, errs.ErrInvalid)
 	require.Contains(t, err.Error(), "epoch")
 }
 
 func TestDistinctWorkersNeverCollide(t *testing.T) {
-	clk := NewManualClock(nowMs)
+	clk := clock.NewManualClock(nowMs)
 	seen := map[int64]bool{}
 	for w := 0; w < 4; w++ {
 		g := open(t, "preset=leaf worker="+itoa(int64(w)), clk)
@@ -483,22 +498,22 @@ func TestDefaultGeneratorAndConfigure(t *testing.T) {
 	pb, _ := d.Decode(b)
 	require.Equal(t, int64(4), pb.Worker)
 	_, err = g.Next()
-	require.ErrorIs(t, err, ErrClosed, "configure closes the old default")
+	require.ErrorIs(t, err, errs.ErrClosed, "configure closes the old default")
 	t.Setenv("IDGEN_CONFIG", "bogus=1")
 	defaultGen.g.Store(nil)
 	_, err = Default()
-	require.ErrorIs(t, err, ErrInvalid)
+	require.ErrorIs(t, err, errs.ErrInvalid)
 	require.Contains(t, err.Error(), "$IDGEN_CONFIG")
 	defaultGen.g.Store(nil)
 }
 
 func TestRandomPartsRoundTrip(t *testing.T) {
-	for _, preset := range Presets() {
+	for _, preset := range config.Presets() {
 		t.Run(preset, func(t *testing.T) {
-			g := open(t, "preset="+preset, NewManualClock(nowMs))
+			g := open(t, "preset="+preset, clock.NewManualClock(nowMs))
 			for i := 0; i < 500; i++ {
 				id := rand.Int64()
-				c, _ := ParseConfig("preset=" + preset)
+				c, _ := config.Parse("preset=" + preset)
 				if b := c.Layout.Bits(); b < 63 {
 					id &= 1<<b - 1
 				}
@@ -516,14 +531,14 @@ func TestRandomPartsRoundTrip(t *testing.T) {
 }
 
 func itoa(v int64) string {
-	s, _ := Format(v, 10, false)
+	s, _ := layout.FormatID(v, 10, false)
 	return s
 }
 
 var _ = errors.Is
 
 func TestMonoClockRecentIsFreshAndNeverAhead(t *testing.T) {
-	c := NewMonoClock()
+	c := clock.NewMonoClock()
 	defer c.Stop()
 	deadline := time.Now().Add(60 * time.Millisecond)
 	worst := int64(0)

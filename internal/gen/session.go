@@ -3,6 +3,11 @@ package gen
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease"
 )
 
 // session is ZooKeeper's session-id generator (preset zk-session):
@@ -18,90 +23,178 @@ import (
 type session struct {
 	*shape
 	state     atomic.Uint64 // the next counter value to issue; closedBit when closed
-	high      int64         // the worker bits
+	high      int64         // the worker bits without a lease
 	max       uint64        // the largest counter value
-	lease     *Lease
+	seqBits   uint
+	lm        *leaser
 	cfgString string
 }
 
-func newSession(sh *shape, lease *Lease) (*session, error) {
+func newSession(sh *shape, lm *leaser) (*session, error) {
 	c := sh.cfg
-	tf, _ := c.Layout.Field(FieldTime)
-	sf, _ := c.Layout.Field(FieldSeq)
+	tf, _ := c.Layout.Field(layout.FieldTime)
+	sf, _ := c.Layout.Field(layout.FieldSeq)
 	g := &session{
-		shape:     sh,
-		high:      c.Layout.put(FieldWorker, c.Worker),
-		max:       uint64(1)<<(tf.Width+sf.Width) - 1,
-		lease:     lease,
-		cfgString: c.String(),
+		shape:   sh,
+		high:    c.Layout.Put(layout.FieldWorker, c.Worker),
+		max:     uint64(1)<<(tf.Width+sf.Width) - 1,
+		seqBits: sf.Width,
+		lm:      lm,
 	}
-	if g.high != 0 && uint64(g.high)+g.max > uint64(1)<<63-1 {
-		g.max = uint64(1)<<63 - 1 - uint64(g.high)
+	if sh.clock.Now()/int64(time.Millisecond) < c.EpochMs {
+		return nil, errs.Key("epoch", "%s is in the future", fmtTime(c.EpochMs))
 	}
-	ms := sh.clock.Now()/int64(time.Millisecond) - c.EpochMs
-	if ms < 0 {
-		return nil, configError("epoch", "%d is in the future", c.EpochMs)
-	}
-	tick := uint64(ms/sh.unitMs()) & uint64(tf.Max())
-	start := tick << sf.Width
-	if lease != nil {
-		if rec := lease.Recorded(); rec >= 0 && uint64(rec) >= start {
-			start = uint64(rec) + 1
+	g.state.Store(g.counterAt(sh.clock.Now()))
+	if lm != nil {
+		h, err := g.take(lm.first)
+		if err != nil {
+			return nil, err
 		}
-		lease.Start(g.LastValue, 1<<24)
+		lm.start(h, g.take, func(p lease.Pair, _ lease.Record) bool { return p.Worker < g.lm.hold.Load().pair.Worker })
 	}
-	g.state.Store(start)
+	g.cfgString = c.String()
 	return g, nil
 }
 
-func (g *session) reserve(n uint64) (uint64, uint64, error) {
+// counterAt is the counter of a session opened at ns: its time in the
+// layout's unit, low bits only, followed by a zero sequence.
+func (g *session) counterAt(ns int64) uint64 {
+	tf, _ := g.cfg.Layout.Field(layout.FieldTime)
+	tick := uint64((ns/int64(time.Millisecond)-g.cfg.EpochMs)/g.unitMs()) & uint64(tf.Max())
+	return tick << g.seqBits
+}
+
+// maxHigh caps the counter so that worker bits plus counter stay below
+// bit 63.
+func (g *session) limit(high int64) uint64 {
+	if high != 0 && uint64(high)+g.max > uint64(1)<<63-1 {
+		return uint64(1)<<63 - 1 - uint64(high)
+	}
+	return g.max
+}
+
+// take takes a claim over: the counter starts above the predecessor's
+// record (and above everything issued so far), then the first fence is
+// written.
+func (g *session) take(c lease.Claim) (*holding, error) {
+	rec, state := c.Predecessor()
+	start := g.counterAt(g.clock.Now())
+	switch state {
+	case lease.Present:
+		if rec.IssuedUpTo >= 0 && uint64(rec.IssuedUpTo) >= start {
+			start = uint64(rec.IssuedUpTo) + 1
+		}
+	case lease.Missing:
+		// A holder whose file was removed may live on until its next
+		// renewal: wait one lease_ttl, once, and start above that time.
+		time.Sleep(g.cfg.LeaseTTL)
+		start = max(start, g.counterAt(g.clock.Now()))
+	}
+	p := c.Pair()
 	for {
 		old := g.state.Load()
 		if old&closedBit != 0 {
-			return 0, 0, errClosed
+			return nil, errClosed
 		}
-		if old > g.max {
-			return 0, 0, errorf(ErrTimeOverflow, "session ids of worker %d are used up: the counter would carry into the worker bits", g.cfg.Worker)
+		if g.lm != nil && g.lm.hold.Load() != nil && p.Worker == g.lm.hold.Load().pair.Worker {
+			start = max(start, old) // the same pair again: keep counting up
 		}
-		got := min(n, g.max-old+1)
-		if g.lease != nil && int64(old+got-1) > g.lease.Limit() {
-			if err := g.lease.Extend(int64(old + got - 1)); err != nil {
-				return 0, 0, err
+		h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: int64(start) + g.ahead(), Backwards: rec.Backwards})
+		if err != nil {
+			return nil, err
+		}
+		if g.state.CompareAndSwap(old, start) {
+			h.Start(func() int64 { return int64(g.state.Load()&^closedBit) + g.ahead() })
+			return &holding{h: h, pair: p, fixed: g.cfg.Layout.Put(layout.FieldWorker, p.Worker)}, nil
+		}
+		_ = h.Release(int64(start) + g.ahead())
+		return nil, errs.New(errs.ErrWorker, "lease %s: the generator moved while it was taken over", c.Where())
+	}
+}
+
+// ahead is how far the fence runs in front of the counter: one lease_ttl
+// of ids at the layout's nominal rate.
+func (g *session) ahead() int64 {
+	return config.CeilTicks(g.cfg.LeaseTTL, g.cfg.Unit) << g.seqBits
+}
+
+func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
+	for {
+		high := g.high
+		var h *holding
+		if g.lm != nil {
+			h = g.lm.hold.Load()
+			high = h.fixed
+		}
+		old := g.state.Load()
+		if old&closedBit != 0 {
+			return 0, 0, 0, errClosed
+		}
+		limit := g.limit(high)
+		if old > limit {
+			return 0, 0, 0, errs.New(errs.ErrTimeOverflow, "session ids of this worker are used up: the counter would carry into the worker bits")
+		}
+		got := min(n, limit-old+1)
+		if h != nil {
+			if err := h.h.Err(); err != nil {
+				return 0, 0, 0, g.leaseErr(h, err)
+			}
+			if int64(old+got-1) > h.h.Fence() {
+				if err := h.h.Extend(int64(old + got - 1)); err != nil {
+					return 0, 0, 0, g.leaseErr(h, err)
+				}
 			}
 		}
 		if g.state.CompareAndSwap(old, old+got) {
-			return old, got, nil
+			return old, got, high, nil
 		}
 	}
+}
+
+// leaseErr is the error of a failed fence check: closed wins over lost.
+func (g *session) leaseErr(h *holding, err error) error {
+	if g.state.Load()&closedBit != 0 {
+		return errClosed
+	}
+	return err
 }
 
 // Next returns the next session id.
 func (g *session) Next() (int64, error) {
-	c, _, err := g.reserve(1)
+	c, _, high, err := g.reserve(1)
 	if err != nil {
 		return -1, err
 	}
-	return g.high | int64(c), nil
+	return high | int64(c), nil
 }
 
 // NextBatch fills out with consecutive session ids.
 func (g *session) NextBatch(out []int64) error {
 	return fillRuns(out, func(n uint64) (int64, uint64, error) {
-		c, got, err := g.reserve(n)
-		return g.high | int64(c), got, err
+		c, got, high, err := g.reserve(n)
+		return high | int64(c), got, err
 	})
 }
 
 // Config is the resolved configuration.
-func (g *session) Config() string { return g.cfgString }
+func (g *session) Config() string {
+	if g.lm != nil {
+		return g.lm.config()
+	}
+	return g.cfgString
+}
 
 // LastValue is the last counter value issued.
 func (g *session) LastValue() int64 { return int64(g.state.Load()&^closedBit) - 1 }
 
 // Close marks the generator closed and records the last counter value.
 func (g *session) Close() error {
-	if closeState(&g.state) && g.lease != nil {
-		return g.lease.Release()
+	if !closeState(&g.state) {
+		return nil
+	}
+	g.stopClock()
+	if g.lm != nil {
+		return g.lm.close(g.LastValue())
 	}
 	return nil
 }

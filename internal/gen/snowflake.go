@@ -1,10 +1,18 @@
 package gen
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease"
 )
 
 const closedBit = uint64(1) << 63
@@ -29,33 +37,32 @@ const closedBit = uint64(1) << 63
 type timeGen struct {
 	// The fields reserve reads on every call come first, together.
 	state     atomic.Uint64
-	recent    recentClock // the clock's cheap reading, if it has one
+	recent    clock.Recent // the clock's cheap reading, if it has one
 	seqBits   uint
 	seqMask   uint64
 	epochNs   int64
 	unitNs    int64
 	maxTick   int64
-	fixed     int64 // the datacenter and worker bits
+	fixed     int64 // the datacenter and worker bits without a lease
 	timeShift uint
 	seqShift  uint
-	lease     *Lease
-	random    uint64 // seq_start=random:N, capped to the sequence range
-	borrow    int64  // ticks borrowing may run ahead of the clock; 0: off
+	lm        *leaser // nil without a lease
+	random    uint64  // seq_start=random:N, capped to the sequence range
+	borrow    int64   // ticks borrowing may run ahead of the clock; 0: off
 	wall      bool
-	ownClock  bool // Open made the clock, so Close stops it
-	back      ClockBack
+	back      config.Policy
 	*shape
 	cfgString string
 }
 
-func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
+func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	c := sh.cfg
 	l := &c.Layout
-	tf, _ := l.Field(FieldTime)
-	sf, _ := l.Field(FieldSeq)
+	tf, _ := l.Field(layout.FieldTime)
+	sf, _ := l.Field(layout.FieldSeq)
 	g := &timeGen{
 		shape:     sh,
-		fixed:     l.put(FieldDatacenter, c.DC) | l.put(FieldWorker, c.Worker),
+		fixed:     l.Put(layout.FieldDatacenter, c.DC) | l.Put(layout.FieldWorker, c.Worker),
 		timeShift: tf.Shift,
 		seqShift:  sf.Shift,
 		seqBits:   sf.Width,
@@ -65,10 +72,9 @@ func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
 		epochNs:   c.EpochMs * int64(time.Millisecond),
 		wall:      c.WallClock,
 		back:      c.OnClockBack,
-		lease:     lease,
-		cfgString: c.String(),
+		lm:        lm,
 	}
-	if rc, ok := sh.clock.(recentClock); ok && !c.WallClock {
+	if rc, ok := sh.clock.(clock.Recent); ok && !c.WallClock {
 		g.recent = rc
 	}
 	if c.SeqRandom > 0 {
@@ -77,26 +83,97 @@ func newTimeGen(sh *shape, lease *Lease) (*timeGen, error) {
 	if c.Borrow {
 		g.borrow = max(1, int64(c.MaxDrift)/g.unitNs)
 	}
-	now := g.tick()
-	if now < 0 {
-		return nil, configError("epoch", "%s is in the future; a generator cannot issue before its epoch",
-			time.UnixMilli(c.EpochMs).UTC().Format(time.RFC3339Nano))
+	if g.tick() < 0 {
+		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", fmtTime(c.EpochMs))
 	}
-	floor := int64(0)
-	if lease != nil {
-		rec := lease.Recorded()
-		if err := waitUntil(c.MaxWait, func() bool { return g.tick() > rec }); err != nil {
-			return nil, errorf(ErrClockBackwards,
-				"lease %s: the previous holder issued up to %s but the clock reads %s; waited %s (max_wait) for it to pass",
-				lease.Path(), g.tickTime(rec), g.tickTime(g.tick()), c.MaxWait)
+	g.state.Store(g.seqMask) // tick 0, sequence used up: the first id is at tick >= 1
+	if lm != nil {
+		h, err := g.take(lm.first)
+		if err != nil {
+			return nil, err
 		}
-		floor = max(rec, 0)
+		lm.start(h, g.take, g.skipPair)
 	}
-	g.state.Store(uint64(floor)<<g.seqBits | g.seqMask)
-	if lease != nil {
-		lease.Start(g.LastValue, ceilTicks(time.Second, c.Unit))
-	}
+	g.cfgString = c.String()
 	return g, nil
+}
+
+// take takes a claim over: it waits for the clock to pass the
+// predecessor's record (or applies on_clock_back), writes the first fence,
+// and moves the state above the record. It serves Open and leasing again.
+func (g *timeGen) take(c lease.Claim) (*holding, error) {
+	rec, state := c.Predecessor()
+	floor := int64(-1)
+	switch state {
+	case lease.Present:
+		floor = rec.IssuedUpTo
+		if err := g.waitPast(c, floor); err != nil {
+			return nil, err
+		}
+	case lease.Missing:
+		// The record is gone though a holder may live on until it notices
+		// at its next renewal: wait one lease_ttl, once.
+		floor = g.toTick(g.clock.Now() + int64(g.cfg.LeaseTTL))
+		if err := waitUntil(g.cfg.LeaseTTL+2*time.Duration(g.unitNs), func() bool { return g.tick() > floor }); err != nil {
+			return nil, errs.New(errs.ErrClockBackwards, "%s has no record; waited %s for the clock to pass %s", c.Where(), g.cfg.LeaseTTL, g.tickTime(floor))
+		}
+	}
+	h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: max(floor, g.nextFence()), Backwards: rec.Backwards})
+	if err != nil {
+		return nil, err
+	}
+	p := c.Pair()
+	l := &g.cfg.Layout
+	nh := &holding{h: h, pair: p, fixed: l.Put(layout.FieldDatacenter, p.DC) | l.Put(layout.FieldWorker, p.Worker)}
+	// Every later id is above the record and above every id issued so far
+	// (a generator that leases again keeps increasing).
+	for {
+		old := g.state.Load()
+		if old&closedBit != 0 {
+			_ = h.Release(max(floor, 0))
+			return nil, errClosed
+		}
+		next := uint64(max(floor, int64(old>>g.seqBits)))<<g.seqBits | g.seqMask
+		if g.state.CompareAndSwap(old, next) {
+			break
+		}
+	}
+	h.Start(g.nextFence)
+	return nh, nil
+}
+
+// waitPast waits for the clock to pass a predecessor's record: up to
+// max_wait, then as on_clock_back says.
+func (g *timeGen) waitPast(c lease.Claim, rec int64) error {
+	now := g.tick()
+	if now > rec {
+		return nil
+	}
+	ahead := time.Duration(rec-now) * time.Duration(g.unitNs)
+	limit := g.cfg.MaxWait
+	for _, s := range g.back {
+		if s.Mode == config.Wait && ahead <= s.Limit {
+			limit = max(limit, s.Limit)
+		}
+	}
+	// Wait even when the record is far ahead: the clock may be stepped
+	// forward meanwhile (NTP catching up after a restart).
+	if waitUntil(limit, func() bool { return g.tick() > rec }) == nil {
+		return nil
+	}
+	return errs.New(errs.ErrClockBackwards,
+		"%s: the previous holder issued up to %s but the clock reads %s, %s behind; waited up to %s (max_wait); on_clock_back=%s",
+		c.Where(), g.tickTime(rec), g.tickTime(g.tick()), ahead, limit, g.back)
+}
+
+// skipPair rejects, when leasing again, pairs whose record is ahead of the
+// clock (they would make the generator wait).
+func (g *timeGen) skipPair(_ lease.Pair, r lease.Record) bool { return r.IssuedUpTo >= g.tick() }
+
+// nextFence is the fence a renewal writes: now + lease_ttl (+ max_drift
+// when borrowing), in ticks.
+func (g *timeGen) nextFence() int64 {
+	return g.toTick(g.clock.Now() + int64(g.cfg.LeaseTTL) + int64(g.borrow)*g.unitNs)
 }
 
 // tick is the clock in ticks since the epoch (floor division).
@@ -110,8 +187,13 @@ func (g *timeGen) toTick(ns int64) int64 {
 	return d / g.unitNs
 }
 
+// tickTime prints tick t as RFC 3339 (never overflowing).
 func (g *timeGen) tickTime(t int64) string {
-	return time.Unix(0, g.epochNs+t*g.unitNs).UTC().Format(time.RFC3339Nano)
+	ums := g.unitNs / int64(time.Millisecond)
+	if t > (math.MaxInt64-g.cfg.EpochMs)/ums || t < -g.cfg.EpochMs/ums {
+		return fmt.Sprintf("tick %d (beyond the int64 milliseconds)", t)
+	}
+	return fmtTime(g.cfg.EpochMs + t*ums)
 }
 
 func (g *timeGen) startSeq() uint64 {
@@ -123,13 +205,19 @@ func (g *timeGen) startSeq() uint64 {
 
 // reserve claims up to n consecutive sequence numbers of one tick and
 // returns the tick, the first sequence number and how many it got (>= 1).
-func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
+func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 	waited := time.Duration(0)
 	precise := false
 	for {
+		fixed := g.fixed
+		var h *holding
+		if g.lm != nil {
+			h = g.lm.hold.Load()
+			fixed = h.fixed
+		}
 		old := g.state.Load()
 		if old&closedBit != 0 {
-			return 0, 0, 0, errClosed
+			return 0, 0, 0, 0, errClosed
 		}
 		last, lastSeq := int64(old>>g.seqBits), old&g.seqMask
 		var ns int64
@@ -156,15 +244,15 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
 			t, s = now, g.startSeq()
 		case now < last && g.wall && last-now > g.borrow:
 			behind := time.Duration(last-now) * time.Duration(g.unitNs)
-			switch {
-			case g.back.Mode == BackTolerate && behind <= g.back.Limit:
+			switch st := g.back.Pick(behind); {
+			case st.Mode == config.Tolerate:
 				// keep issuing on the last tick, below
-			case g.back.Mode == BackWait && behind <= g.back.Limit && waited+behind <= 2*g.back.Limit:
+			case st.Mode == config.Wait && waited+behind <= 2*st.Limit:
 				time.Sleep(behind)
 				waited += behind
 				continue
 			default:
-				return 0, 0, 0, errorf(ErrClockBackwards,
+				return 0, 0, 0, 0, errs.New(errs.ErrClockBackwards,
 					"the wall clock moved back by %s (last id at %s, clock now %s); on_clock_back=%s",
 					behind, g.tickTime(last), g.tickTime(now), g.back)
 			}
@@ -175,7 +263,7 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
 				break
 			}
 			if last >= g.maxTick {
-				return 0, 0, 0, g.overflow()
+				return 0, 0, 0, 0, g.overflow()
 			}
 			if g.borrow > 0 && last+1-now <= g.borrow {
 				t, s = last+1, g.startSeq()
@@ -188,16 +276,22 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, error) {
 			continue
 		}
 		if t > g.maxTick {
-			return 0, 0, 0, g.overflow()
+			return 0, 0, 0, 0, g.overflow()
 		}
 		got := min(n, g.seqMask-s+1)
-		if g.lease != nil && t > g.lease.Limit() {
-			if err := g.lease.Extend(t); err != nil {
-				return 0, 0, 0, err
+		if h != nil && t > h.h.Fence() {
+			if err := h.h.Extend(t); err != nil {
+				if g.state.Load()&closedBit != 0 {
+					return 0, 0, 0, 0, errClosed
+				}
+				if g.lm.hold.Load() != h {
+					continue // leased again meanwhile
+				}
+				return 0, 0, 0, 0, err
 			}
 		}
 		if g.state.CompareAndSwap(old, uint64(t)<<g.seqBits|(s+got-1)) {
-			return t, s, got, nil
+			return t, s, got, fixed, nil
 		}
 	}
 }
@@ -213,36 +307,36 @@ func (g *timeGen) pause(last int64) {
 }
 
 func (g *timeGen) overflow() error {
-	tf, _ := g.cfg.Layout.Field(FieldTime)
+	tf, _ := g.cfg.Layout.Field(layout.FieldTime)
 	msg := "the " + strconv.Itoa(int(tf.Width)) + "-bit time field of layout " + g.cfg.Layout.String() +
 		" ran out at " + g.tickTime(g.maxTick+1) + "; ids would wrap or go negative"
 	if g.cfg.Preset == "baidu" && tf.Width == 28 {
 		msg += " (Baidu's default 28-bit seconds ended on 2024-11-20; use layout=time:29,worker:21,seq:13 epoch=2016-09-20T00:00:00+08:00)"
 	}
-	return errorf(ErrTimeOverflow, "%s", msg)
+	return errs.New(errs.ErrTimeOverflow, "%s", msg)
 }
 
-func (g *timeGen) compose(t int64, s uint64) int64 {
-	return t<<g.timeShift | g.fixed | int64(s)<<g.seqShift
+func (g *timeGen) compose(t int64, s uint64, fixed int64) int64 {
+	return t<<g.timeShift | fixed | int64(s)<<g.seqShift
 }
 
 // Next returns the next id.
 func (g *timeGen) Next() (int64, error) {
-	t, s, _, err := g.reserve(1)
+	t, s, _, fixed, err := g.reserve(1)
 	if err != nil {
 		return -1, err
 	}
-	return g.compose(t, s), nil
+	return g.compose(t, s, fixed), nil
 }
 
 // NextBatch fills out with consecutive ids, one reservation per tick.
 func (g *timeGen) NextBatch(out []int64) error {
 	for i := 0; i < len(out); {
-		t, s, got, err := g.reserve(uint64(len(out) - i))
+		t, s, got, fixed, err := g.reserve(uint64(len(out) - i))
 		if err != nil {
 			return err
 		}
-		base := g.compose(t, s)
+		base := g.compose(t, s, fixed)
 		step := int64(1) << g.seqShift
 		chunk := out[i : i+int(got)]
 		for k := range chunk {
@@ -255,7 +349,12 @@ func (g *timeGen) NextBatch(out []int64) error {
 }
 
 // Config is the resolved configuration.
-func (g *timeGen) Config() string { return g.cfgString }
+func (g *timeGen) Config() string {
+	if g.lm != nil {
+		return g.lm.config()
+	}
+	return g.cfgString
+}
 
 // LastValue is the tick of the last id issued.
 func (g *timeGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >> g.seqBits) }
@@ -265,23 +364,21 @@ func (g *timeGen) Close() error {
 	if !closeState(&g.state) {
 		return nil
 	}
-	if s, ok := g.clock.(interface{ Stop() }); ok && g.ownClock {
-		s.Stop()
-	}
-	if g.lease != nil {
-		return g.lease.Release()
+	g.stopClock()
+	if g.lm != nil {
+		return g.lm.close(g.LastValue())
 	}
 	return nil
 }
 
-var errClosed = &Error{Kind: ErrClosed, Msg: "the generator is closed"}
+var errClosed = &errs.Error{Kind: errs.ErrClosed, Msg: "the generator is closed"}
 
 // waitUntil polls ok every millisecond until it holds, for at most d.
 func waitUntil(d time.Duration, ok func() bool) error {
 	deadline := time.Now().Add(d)
 	for !ok() {
 		if !time.Now().Before(deadline) {
-			return ErrClockBackwards
+			return errs.ErrClockBackwards
 		}
 		time.Sleep(min(time.Millisecond, time.Until(deadline)))
 	}

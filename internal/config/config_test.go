@@ -1,4 +1,4 @@
-package gen
+package config
 
 import (
 	"errors"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 func TestParseConfigPresets(t *testing.T) {
@@ -13,7 +16,18 @@ func TestParseConfigPresets(t *testing.T) {
 		config string
 		want   []string // fragments of the canonical form
 	}{
-		{"", []string{"preset=snowflake", "layout=time:41,datacenter:5,worker:5,seq:12", "unit=1ms", "epoch=1288834974657", "on_clock_back=error"}},
+		{"", []string{"preset=snowflake", "layout=time:41,datacenter:5,worker:5,seq:12", "unit=1ms", "epoch=1288834974657", "worker=lease", "on_clock_back=error", "lease_ttl=1s", "max_wait=2s"}},
+		{"worker=0", []string{"worker=0"}},
+		{"preset=sonyflake-v2 worker=1", []string{"layout=time:39,seq:8,worker:16", "unit=10ms", "epoch=1735689600000"}},
+		{"preset=js53 worker=1", []string{"layout=time:41,worker:5,seq:7", "epoch=1704067200000"}},
+		{"layout=time:41,seq:22 worker=0", []string{"worker=0"}},
+		{"preset=zxid", []string{"worker=lease"}},
+		{"datacenter=3", []string{"datacenter=3", "worker=lease"}},
+		{"worker=lease leased=0/5", []string{"leased=0/5"}},
+		{"worker=zk://u:secret@127.0.0.1:2181,127.0.0.1:2182/ids", []string{"worker=zk://u@127.0.0.1:2181,127.0.0.1:2182/ids", "lease_ttl=10s"}},
+		{"worker=postgres://u:secret@127.0.0.1:5432/db?sslmode=disable lease_table=ids", []string{"worker=postgres://u@127.0.0.1:5432/db?sslmode=disable", "lease_table=ids"}},
+		{"preset=leaf worker=lease on_clock_back=wait:15ms,tolerate:1s", []string{"on_clock_back=wait:15ms,tolerate:1s"}},
+		{"preset=hutool worker=3", []string{"worker=3"}},
 		{"preset=hutool", []string{"layout=time:41,datacenter:5,worker:5,seq:12", "epoch=1288834974657", "on_clock_back=tolerate:2s"}},
 		{"preset=leaf", []string{"layout=time:41,worker:10,seq:12", "on_clock_back=wait:5ms", "seq_start=random:100"}},
 		{"preset=baidu", []string{"layout=time:28,worker:22,seq:13", "unit=1s", "epoch=1463673600000"}},
@@ -23,21 +37,22 @@ func TestParseConfigPresets(t *testing.T) {
 		{"preset=baidu;layout=time:29,worker:21,seq:13;epoch=2016-09-20T00:00:00+08:00", []string{"layout=time:29,worker:21,seq:13", "epoch=1474300800000"}},
 		{"  layout=time:41,seq:22\tunit=10ms ; ", []string{"layout=time:41,seq:22", "unit=10ms"}},
 		{"worker=31 datacenter=31", []string{"datacenter=31", "worker=31"}},
-		{"clock=wall on_clock_back=tolerate:1h", []string{"clock=wall", "on_clock_back=tolerate:1h0m0s"}},
+		{"clock=wall on_clock_back=tolerate:1h worker=0", []string{"clock=wall", "on_clock_back=tolerate:1h0m0s"}},
 		{"on_exhausted=borrow max_drift=5ms", []string{"on_exhausted=borrow", "max_drift=5ms"}},
-		{"worker=lease lease_dir='/tmp/a b'", []string{"worker=lease", `lease_dir='/tmp/a b'`, "max_wait=5s"}},
+		{"worker=lease lease_dir='/tmp/a b'", []string{"worker=lease", `lease_dir='/tmp/a b'`, "max_wait=2s"}},
+		{"worker=lease lease_ttl=3s", []string{"lease_ttl=3s", "max_wait=4s"}},
 		{"preset=zxid zxid_epoch=7", []string{"zxid_epoch=7"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.config, func(t *testing.T) {
-			c, err := ParseConfig(tt.config)
+			c, err := Parse(tt.config)
 			require.NoError(t, err)
 			s := c.String()
 			for _, w := range tt.want {
 				require.Contains(t, s, w)
 			}
 			// The canonical form parses back to itself.
-			c2, err := ParseConfig(s)
+			c2, err := Parse(s)
 			require.NoError(t, err)
 			require.Equal(t, s, c2.String())
 		})
@@ -91,33 +106,68 @@ func TestParseConfigErrorsNameTheKey(t *testing.T) {
 		{"preset=sonyflake datacenter=mac", "datacenter"},
 		{"layout=time:41,seq:22 worker=pid", "worker"},
 		{"worker=etcd://host:2379", "worker"},
+		{"max_drift=0ms on_exhausted=borrow", "max_drift"},
+		{"max_drift=5ms", "max_drift"},
+		{"seq_start=random:5000", "seq_start"},
+		{"worker=3 max_wait=1s", "max_wait"},
+		{"worker=3 lease_ttl=1s", "lease_ttl"},
+		{"worker=3 lease_dir=/tmp", "lease_dir"},
+		{"lease_dir=relative", "lease_dir"},
+		{"worker=3 on_clock_back=wait:5ms", "on_clock_back"},
+		{"worker=lease lease_table=x", "lease_table"},
+		{"worker=postgres://h/db lease_table='a\"b'", "lease_table"},
+		{"worker=postgres://h/db lease_table='t;drop'", "lease_table"},
+		{"worker=zk://", "worker"},
+		{"worker=zk://host", "worker"},
+		{"worker=zk://host:99999", "worker"},
+		{"worker=zk://h:1/", "worker"},
+		{"worker=zk://h:1/a//b", "worker"},
+		{"worker=zk://:pw@h:1", "worker"},
+		{"worker=postgres:///db", "worker"},
+		{"worker=3 leased=0/3", "leased"},
+		{"worker=lease leased=x", "leased"},
+		{"worker=lease lease_ttl=10ms", "lease_ttl"},
+		{"worker=zk://h:1 lease_ttl=500ms", "lease_ttl"},
+		{"datacenter=zk://h:1", "datacenter"},
 		{"lease_dir='unterminated", "lease_dir"},
 		{"lease_dir='a'b", "lease_dir"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.config, func(t *testing.T) {
-			_, err := ParseConfig(tt.config)
+			_, err := Parse(tt.config)
 			require.Error(t, err)
-			require.True(t, errors.Is(err, ErrInvalid), "%v", err)
+			require.True(t, errors.Is(err, errs.ErrInvalid), "%v", err)
 			require.True(t, strings.HasPrefix(err.Error(), tt.key+":"), "message %q should start with the key %q", err, tt.key)
 		})
 	}
 }
 
+func TestPasswordsNeverShow(t *testing.T) {
+	for _, cfg := range []string{"worker=zk://user:hunter2@127.0.0.1:2181/x", "worker=postgresql://user:hunter2@127.0.0.1/db",
+		"worker=zk://user:hunter2@h:99999", "datacenter=zk://user:hunter2@h:1", "worker=postgres://user:hunter2@/db"} {
+		c, err := Parse(cfg)
+		if err != nil {
+			require.NotContains(t, err.Error(), "hunter2")
+			continue
+		}
+		require.NotContains(t, c.String(), "hunter2")
+	}
+}
+
 func TestLayoutFieldsAndShifts(t *testing.T) {
-	l := MustLayout("time:41,datacenter:5,worker:5,seq:12")
+	l := layout.Must("time:41,datacenter:5,worker:5,seq:12")
 	require.Equal(t, uint(63), l.Bits())
 	for _, x := range []struct {
-		k            FieldKind
+		k            layout.FieldKind
 		shift, width uint
-	}{{FieldTime, 22, 41}, {FieldDatacenter, 17, 5}, {FieldWorker, 12, 5}, {FieldSeq, 0, 12}} {
+	}{{layout.FieldTime, 22, 41}, {layout.FieldDatacenter, 17, 5}, {layout.FieldWorker, 12, 5}, {layout.FieldSeq, 0, 12}} {
 		f, ok := l.Field(x.k)
 		require.True(t, ok)
 		require.Equal(t, x.shift, f.Shift, x.k.String())
 		require.Equal(t, x.width, f.Width, x.k.String())
 	}
-	zk := MustLayout("worker:8,time:40,seq:16")
-	w, _ := zk.Field(FieldWorker)
+	zk := layout.Must("worker:8,time:40,seq:16")
+	w, _ := zk.Field(layout.FieldWorker)
 	require.Equal(t, int64(127), w.Max(), "a field reaching bit 63 is capped so ids stay >= 0")
 }
 
@@ -127,14 +177,14 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := ParseConfig(s)
+		c, err := Parse(s)
 		if err != nil {
-			var e *Error
-			require.True(t, errors.As(err, &e) && errors.Is(err, ErrInvalid), "%T %v", err, err)
+			var e *errs.Error
+			require.True(t, errors.As(err, &e) && errors.Is(err, errs.ErrInvalid), "%T %v", err, err)
 			return
 		}
 		// Whatever parses prints to a canonical form that parses back to it.
-		c2, err := ParseConfig(c.String())
+		c2, err := Parse(c.String())
 		require.NoError(t, err, c.String())
 		require.Equal(t, c.String(), c2.String())
 	})

@@ -1,4 +1,7 @@
-package gen
+// Package hostid derives worker and datacenter ids the way hutool and
+// mybatis-plus do, from the host's MAC address and the process id:
+// compatibility only, with no uniqueness guarantee.
+package hostid
 
 import (
 	"net"
@@ -6,7 +9,8 @@ import (
 	"strconv"
 )
 
-func pid() int { return os.Getpid() }
+// PID is the process id.
+func PID() int { return os.Getpid() }
 
 // HutoolDatacenterID is hutool's IdUtil.getDataCenterId(max) (and
 // mybatis-plus Sequence's): bits 6..15 of the last two MAC bytes taken
@@ -23,10 +27,11 @@ func HutoolDatacenterID(mac []byte, max int64) int64 {
 // String.hashCode of the decimal datacenter followed by the decimal pid,
 // its low 16 bits, modulo max+1.
 func HutoolWorkerID(datacenter, pid, max int64) int64 {
-	return int64(javaStringHash(strconv.FormatInt(datacenter, 10)+strconv.FormatInt(pid, 10))&0xffff) % (max + 1)
+	return int64(JavaStringHash(strconv.FormatInt(datacenter, 10)+strconv.FormatInt(pid, 10))&0xffff) % (max + 1)
 }
 
-func javaStringHash(s string) int32 {
+// JavaStringHash is Java's String.hashCode for ASCII text.
+func JavaStringHash(s string) int32 {
 	var h int32
 	for _, c := range []byte(s) { // decimal digits: one UTF-16 unit each
 		h = 31*h + int32(c)

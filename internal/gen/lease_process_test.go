@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,13 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/hostid"
+	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/dirstore"
 )
 
 // The lease tests run real processes: the test binary re-executed in a
@@ -33,12 +41,12 @@ func TestMain(m *testing.M) {
 }
 
 // helperGenerate opens $CONFIG, writes $N ids to $OUT (binary), exits 0;
-// exits 5 for ErrWorker and 6 for other errors.
+// exits 5 for errs.ErrWorker and 6 for other errors.
 func helperGenerate() int {
 	g, err := OpenString(os.Getenv("CONFIG"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		if errors.Is(err, ErrWorker) {
+		if errors.Is(err, errs.ErrWorker) {
 			return 5
 		}
 		return 6
@@ -134,10 +142,10 @@ func TestLeaseAllTakenIsErrWorker(t *testing.T) {
 	cmd := helper("generate", "CONFIG="+config, "N=1", "OUT="+filepath.Join(dir, "x"))
 	err := cmd.Run()
 	require.Error(t, err)
-	require.Equal(t, 5, cmd.ProcessState.ExitCode(), "the 33rd process gets ErrWorker")
+	require.Equal(t, 5, cmd.ProcessState.ExitCode(), "the 33rd process gets errs.ErrWorker")
 	_, err = OpenString(config)
-	require.ErrorIs(t, err, ErrWorker)
-	require.Contains(t, err.Error(), "all 32 worker ids")
+	require.ErrorIs(t, err, errs.ErrWorker)
+	require.Contains(t, err.Error(), "all 32 pairs")
 }
 
 func TestLeaseKill9FreesAtOnceAndNextHolderIsAbove(t *testing.T) {
@@ -151,6 +159,7 @@ func TestLeaseKill9FreesAtOnceAndNextHolderIsAbove(t *testing.T) {
 			require.NoError(t, cmd.Start())
 			sc := bufio.NewScanner(out)
 			var maxSeen int64
+			require.True(t, sc.Scan(), "the holder prints ids") // after its first open's wait
 			deadline := time.Now().Add(400 * time.Millisecond)
 			for sc.Scan() && time.Now().Before(deadline) {
 				v, err := strconv.ParseInt(sc.Text(), 10, 64)
@@ -202,9 +211,10 @@ func TestLeaseRestartAfterWallClockSetBack(t *testing.T) {
 	for _, preset := range []string{"preset=zk-session", "preset=zxid", "preset=snowflake max_wait=50ms"} {
 		t.Run(preset, func(t *testing.T) {
 			dir := t.TempDir()
-			c, err := ParseConfig(preset + " worker=lease lease_dir=" + dir)
+			c, err := config.Parse(preset + " worker=lease lease_dir=" + dir)
 			require.NoError(t, err)
-			g, err := Open(c, Options{Clock: NewManualClock(nowMs)})
+			plantRecord(t, dir, c, 0) // a manual clock never passes a missing record's wait
+			g, err := Open(c, Options{Clock: clock.NewManualClock(nowMs)})
 			require.NoError(t, err)
 			var last int64
 			for i := 0; i < 1000; i++ { // within one tick: the manual clock stands still
@@ -212,9 +222,9 @@ func TestLeaseRestartAfterWallClockSetBack(t *testing.T) {
 			}
 			require.NoError(t, g.Close())
 			// The next holder's clock reads an hour earlier.
-			g2, err := Open(c, Options{Clock: NewManualClock(nowMs - 3600*1000)})
-			if c.Scheme == SchemeTime {
-				require.ErrorIs(t, err, ErrClockBackwards, "a time-based holder refuses rather than reissue")
+			g2, err := Open(c, Options{Clock: clock.NewManualClock(nowMs - 3600*1000)})
+			if c.Scheme == config.SchemeTime {
+				require.ErrorIs(t, err, errs.ErrClockBackwards, "a time-based holder refuses rather than reissue")
 				return
 			}
 			require.NoError(t, err)
@@ -224,11 +234,35 @@ func TestLeaseRestartAfterWallClockSetBack(t *testing.T) {
 	}
 }
 
+// writeRecord plants a valid record in the one lease file of dir.
 func writeRecord(t *testing.T, dir string, v int64) {
 	t.Helper()
-	matches, _ := filepath.Glob(filepath.Join(dir, "*", "0.lease"))
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.lease"))
 	require.Len(t, matches, 1)
-	require.NoError(t, os.WriteFile(matches[0], []byte(fmt.Sprintf("%20d\n", v)), 0o600))
+	body := fmt.Sprintf("idgen-lease 1 %020d %03d ", v, 0)
+	require.NoError(t, os.WriteFile(matches[0], []byte(fmt.Sprintf("%s%08x\n", body, crc32.ChecksumIEEE([]byte(body)))), 0o644))
+}
+
+// plantRecord writes a valid record for pair 0/0 of c's pool in dir.
+func plantRecord(t *testing.T, dir string, c *config.Spec, v int64) {
+	t.Helper()
+	name := filepath.Join(dir, dirstore.FileName(poolOf(c).Name, lease.Pair{}))
+	require.NoError(t, os.WriteFile(name, nil, 0o644))
+	writeRecord(t, dir, v)
+}
+
+// readRecord reads the one lease file of dir.
+func readRecord(t *testing.T, dir string) int64 {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.lease"))
+	require.Len(t, matches, 1)
+	b, err := os.ReadFile(matches[0])
+	require.NoError(t, err)
+	f := strings.Fields(string(b))
+	require.Len(t, f, 5, string(b))
+	v, err := strconv.ParseInt(f[2], 10, 64)
+	require.NoError(t, err)
+	return v
 }
 
 func TestLeaseClockBehindRecordWaitsThenFails(t *testing.T) {
@@ -240,17 +274,17 @@ func TestLeaseClockBehindRecordWaitsThenFails(t *testing.T) {
 	require.NoError(t, g.Close())
 
 	// A record an hour ahead (as after the wall clock was set back an hour).
-	nowTick := time.Now().UnixMilli() - twitterEpoch
+	nowTick := time.Now().UnixMilli() - int64(1288834974657)
 	writeRecord(t, dir, nowTick+3600*1000)
 	start := time.Now()
 	_, err = OpenString(config + " max_wait=200ms")
-	require.ErrorIs(t, err, ErrClockBackwards)
+	require.ErrorIs(t, err, errs.ErrClockBackwards)
 	require.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond, "waits max_wait first")
 	require.Contains(t, err.Error(), "previous holder issued up to")
 	require.Contains(t, err.Error(), "clock reads")
 
 	// A record 300 ms ahead: the holder waits it out and starts above it.
-	rec := time.Now().UnixMilli() - twitterEpoch + 300
+	rec := time.Now().UnixMilli() - int64(1288834974657) + 300
 	writeRecord(t, dir, rec)
 	start = time.Now()
 	g = open(t, config, nil)
@@ -265,60 +299,56 @@ func TestLeaseRecordIsFlushedWhileRunning(t *testing.T) {
 	id := next(t, g)
 	p, _ := g.Decode(id)
 	time.Sleep(600 * time.Millisecond)
-	matches, _ := filepath.Glob(filepath.Join(dir, "*", "0.lease"))
-	require.Len(t, matches, 1)
-	b, err := os.ReadFile(matches[0])
-	require.NoError(t, err)
-	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, v, p.Time, "the record covers every id issued")
+	v := readRecord(t, dir)
+	require.GreaterOrEqual(t, v, p.Time+500, "the record is renewed to now + lease_ttl while the generator runs")
 }
 
-func TestLeaseScopesByLayout(t *testing.T) {
+func TestLeaseOnePoolPerLayoutWhoeverFixesTheDatacenter(t *testing.T) {
 	dir := t.TempDir()
 	a := open(t, "preset=snowflake worker=lease lease_dir="+dir, nil)
 	b := open(t, "preset=leaf worker=lease lease_dir="+dir, nil)
-	c := open(t, "preset=snowflake datacenter=3 worker=lease lease_dir="+dir, nil)
+	c := open(t, "preset=snowflake datacenter=0 worker=lease lease_dir="+dir, nil)
+	d := open(t, "preset=snowflake datacenter=3 worker=lease lease_dir="+dir, nil)
+	e := open(t, "preset=hutool worker=lease lease_dir="+dir, nil)
 	pa, _ := a.Decode(next(t, a))
 	pb, _ := b.Decode(next(t, b))
 	pc, _ := c.Decode(next(t, c))
-	require.Equal(t, int64(0), pa.Worker)
-	require.Equal(t, int64(0), pb.Worker, "another layout is another id space")
-	require.Equal(t, int64(3), pc.Datacenter)
-	require.Equal(t, int64(0), pc.Worker)
+	pd, _ := d.Decode(next(t, d))
+	pe, _ := e.Decode(next(t, e))
+	require.Equal(t, [2]int64{0, 0}, [2]int64{pa.Datacenter, pa.Worker})
+	require.Equal(t, int64(0), pb.Worker, "another layout is another pool")
+	require.Equal(t, [2]int64{0, 1}, [2]int64{pc.Datacenter, pc.Worker}, "datacenter=0 leases from the same pool as pair leasing")
+	require.Equal(t, [2]int64{3, 0}, [2]int64{pd.Datacenter, pd.Worker})
+	require.Equal(t, [2]int64{0, 2}, [2]int64{pe.Datacenter, pe.Worker}, "hutool has snowflake's layout, unit and epoch: the same pool")
 	entries, _ := os.ReadDir(dir)
-	require.Len(t, entries, 3)
+	require.Len(t, entries, 5)
 }
 
-func TestLeaseBadDirIsErrWorkerNamingThePath(t *testing.T) {
+func TestLeaseBadDir(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	for _, dir := range []string{"/nonexistent/idgen-leases", file, "/proc/self"} {
+	for _, dir := range []string{file, "/proc/self"} {
 		_, err := OpenString("worker=lease lease_dir=" + dir)
-		require.ErrorIs(t, err, ErrWorker, dir)
+		require.ErrorIs(t, err, errs.ErrWorker, dir)
 		require.Contains(t, err.Error(), dir)
 	}
-}
-
-func TestDefaultLeaseDir(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
-	require.Equal(t, "/run/user/1000/idgen", DefaultLeaseDir())
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	require.Equal(t, filepath.Join(os.TempDir(), "idgen-"+strconv.Itoa(os.Getuid())), DefaultLeaseDir())
+	_, err := OpenString("worker=lease lease_dir=/nonexistent/idgen-leases")
+	require.ErrorIs(t, err, errs.ErrInvalid, "an explicit lease_dir that does not exist is a bad config")
+	require.True(t, strings.HasPrefix(err.Error(), "lease_dir:"), err.Error())
 }
 
 func TestHutoolDerivations(t *testing.T) {
-	require.Equal(t, int32(99162322), javaStringHash("hello"), "Java's \"hello\".hashCode()")
-	require.Equal(t, int32(1634517500), javaStringHash("123456789012"), "overflows like Java's int")
+	require.Equal(t, int32(99162322), hostid.JavaStringHash("hello"), "Java's \"hello\".hashCode()")
+	require.Equal(t, int32(1634517500), hostid.JavaStringHash("123456789012"), "overflows like Java's int")
 	// MAC ..:00:01 -> (0x00 | 0x01<<8) >> 6 = 4; ..:ff:ff -> 0xffff>>6 = 1023 % 32 = 31.
-	require.Equal(t, int64(4), HutoolDatacenterID([]byte{2, 0xfc, 0, 0, 0, 1}, 31))
-	require.Equal(t, int64(31), HutoolDatacenterID([]byte{1, 2, 3, 4, 0xff, 0xff}, 31))
-	require.Equal(t, int64(1), HutoolDatacenterID(nil, 31), "no MAC: datacenter 1")
+	require.Equal(t, int64(4), hostid.HutoolDatacenterID([]byte{2, 0xfc, 0, 0, 0, 1}, 31))
+	require.Equal(t, int64(31), hostid.HutoolDatacenterID([]byte{1, 2, 3, 4, 0xff, 0xff}, 31))
+	require.Equal(t, int64(1), hostid.HutoolDatacenterID(nil, 31), "no MAC: datacenter 1")
 	// "4" + "12345" -> "412345".hashCode() = 1535508607 (read from a JVM); & 0xffff = 127; % 32 = 31.
-	require.Equal(t, int64(31), HutoolWorkerID(4, 12345, 31))
+	require.Equal(t, int64(31), hostid.HutoolWorkerID(4, 12345, 31))
 	g := open(t, "preset=hutool worker=pid datacenter=mac", nil)
 	p, _ := g.Decode(next(t, g))
-	dc := HutoolDatacenterID(LocalHardwareAddress(), 31)
+	dc := hostid.HutoolDatacenterID(hostid.LocalHardwareAddress(), 31)
 	require.Equal(t, dc, p.Datacenter)
-	require.Equal(t, HutoolWorkerID(dc, int64(os.Getpid()), 31), p.Worker)
+	require.Equal(t, hostid.HutoolWorkerID(dc, int64(os.Getpid()), 31), p.Worker)
 }

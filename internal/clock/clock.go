@@ -1,4 +1,8 @@
-package gen
+// Package clock tells generators the time: a wall reading advanced by the
+// monotonic clock (the default), the raw wall clock (clock=wall), and a
+// manual clock for tests. Generators take a Clock as a field, never a
+// package variable.
+package clock
 
 import (
 	"sync"
@@ -103,8 +107,8 @@ func (c *MonoClock) Stop() {
 	})
 }
 
-// recentClock is a clock with a cheap, slightly old reading.
-type recentClock interface {
+// Recent is a clock with a cheap, slightly old reading.
+type Recent interface {
 	Clock
 	Recent() int64
 }

@@ -1,7 +1,12 @@
-package gen
+// Package layout describes the bit fields of an id (which field, how wide,
+// where) and the text codecs of ids (base 2..62).
+package layout
 
 import (
 	"math"
+
+	"github.com/idgen/idgen/internal/errs"
+
 	"strconv"
 	"strings"
 )
@@ -9,8 +14,9 @@ import (
 // FieldKind names one field of an id.
 type FieldKind int
 
-// The field kinds. Time-based layouts use time, datacenter, worker and seq;
-// the zxid layout uses epoch and counter.
+// The field kinds. Time-based layouts use time, datacenter, worker and seq,
+// and may hold a backwards (clock-rollback) counter; the zxid layout uses
+// epoch and counter.
 const (
 	FieldTime FieldKind = iota
 	FieldDatacenter
@@ -18,10 +24,11 @@ const (
 	FieldSeq
 	FieldEpoch
 	FieldCounter
+	FieldBackwards
 	numFieldKinds
 )
 
-var fieldNames = [numFieldKinds]string{"time", "datacenter", "worker", "seq", "epoch", "counter"}
+var fieldNames = [numFieldKinds]string{"time", "datacenter", "worker", "seq", "epoch", "counter", "backwards"}
 
 func (k FieldKind) String() string { return fieldNames[k] }
 
@@ -50,23 +57,23 @@ type Layout struct {
 	index  [numFieldKinds]int // position in Fields, or -1
 }
 
-// ParseLayout reads "time:41,datacenter:5,worker:5,seq:12". It checks names,
+// Parse reads "time:41,datacenter:5,worker:5,seq:12". It checks names,
 // widths (1..63 each) and duplicates. The total is checked by the scheme:
 // at most 63 bits, except that ZooKeeper's two layouts span 64 bits with the
 // top field capped so that bit 63 stays 0.
-func ParseLayout(s string) (Layout, error) {
+func Parse(s string) (Layout, error) {
 	var l Layout
 	for i := range l.index {
 		l.index[i] = -1
 	}
 	if strings.TrimSpace(s) == "" {
-		return l, configError("layout", "empty layout")
+		return l, errs.Key("layout", "empty layout")
 	}
 	total := uint(0)
 	for _, part := range strings.Split(s, ",") {
 		name, width, ok := strings.Cut(strings.TrimSpace(part), ":")
 		if !ok {
-			return l, configError("layout", "field %q is not name:width", part)
+			return l, errs.Key("layout", "field %q is not name:width", part)
 		}
 		kind := FieldKind(-1)
 		for k, n := range fieldNames {
@@ -75,21 +82,21 @@ func ParseLayout(s string) (Layout, error) {
 			}
 		}
 		if kind < 0 {
-			return l, configError("layout", "unknown field %q (want time, datacenter, worker, seq, epoch or counter)", name)
+			return l, errs.Key("layout", "unknown field %q (want time, datacenter, worker, seq, backwards, epoch or counter)", name)
 		}
 		if l.index[kind] >= 0 {
-			return l, configError("layout", "field %q appears twice", name)
+			return l, errs.Key("layout", "field %q appears twice", name)
 		}
 		w, err := strconv.ParseUint(width, 10, 8)
 		if err != nil || w < 1 || w > 63 {
-			return l, configError("layout", "width of %q must be a number from 1 to 63, got %q", name, width)
+			return l, errs.Key("layout", "width of %q must be a number from 1 to 63, got %q", name, width)
 		}
 		total += uint(w)
 		l.index[kind] = len(l.Fields)
 		l.Fields = append(l.Fields, Field{Kind: kind, Width: uint(w)})
 	}
 	if total > 64 {
-		return l, configError("layout", "fields add up to %d bits; at most 63 are allowed (bit 63 stays 0)", total)
+		return l, errs.Key("layout", "fields add up to %d bits; at most 63 are allowed (bit 63 stays 0)", total)
 	}
 	shift := total
 	for i := range l.Fields {
@@ -99,9 +106,9 @@ func ParseLayout(s string) (Layout, error) {
 	return l, nil
 }
 
-// MustLayout is ParseLayout for constants known to be right.
-func MustLayout(s string) Layout {
-	l, err := ParseLayout(s)
+// Must is Parse for constants known to be right.
+func Must(s string) Layout {
+	l, err := Parse(s)
 	if err != nil {
 		panic(err)
 	}
@@ -144,8 +151,8 @@ func (l Layout) String() string {
 	return b.String()
 }
 
-// get extracts field k of id, or -1 if the layout lacks it.
-func (l *Layout) get(id int64, k FieldKind) int64 {
+// Get extracts field k of id, or -1 if the layout lacks it.
+func (l *Layout) Get(id int64, k FieldKind) int64 {
 	f, ok := l.Field(k)
 	if !ok {
 		return -1
@@ -153,8 +160,8 @@ func (l *Layout) get(id int64, k FieldKind) int64 {
 	return id >> f.Shift & f.Max()
 }
 
-// put places v in field k; v must already be range-checked.
-func (l *Layout) put(k FieldKind, v int64) int64 {
+// Put places v in field k; v must already be range-checked.
+func (l *Layout) Put(k FieldKind, v int64) int64 {
 	f, ok := l.Field(k)
 	if !ok {
 		return 0

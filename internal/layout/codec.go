@@ -1,6 +1,10 @@
-package gen
+package layout
 
-import "math"
+import (
+	"math"
+
+	"github.com/idgen/idgen/internal/errs"
+)
 
 const (
 	alphaLower = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -33,7 +37,7 @@ func init() {
 
 func checkBase(base int) error {
 	if base < 2 || base > 62 {
-		return errorf(ErrInvalid, "base %d: want 2 to 62", base)
+		return errs.New(errs.ErrInvalid, "base %d: want 2 to 62", base)
 	}
 	return nil
 }
@@ -48,14 +52,14 @@ func FixedWidth(base int) int {
 	return n
 }
 
-// AppendFormat appends id in base to dst; with fixed it pads with '0' to
+// AppendID appends id in base to dst; with fixed it pads with '0' to
 // FixedWidth(base). It never allocates when dst has room.
-func AppendFormat(dst []byte, id int64, base int, fixed bool) ([]byte, error) {
+func AppendID(dst []byte, id int64, base int, fixed bool) ([]byte, error) {
 	if err := checkBase(base); err != nil {
 		return dst, err
 	}
 	if id < 0 {
-		return dst, errorf(ErrInvalid, "id %d is negative; only ids >= 0 have a text form", id)
+		return dst, errs.New(errs.ErrInvalid, "id %d is negative; only ids >= 0 have a text form", id)
 	}
 	var buf [64]byte
 	i := len(buf)
@@ -77,21 +81,21 @@ func AppendFormat(dst []byte, id int64, base int, fixed bool) ([]byte, error) {
 	return append(dst, buf[i:]...), nil
 }
 
-// Format is AppendFormat into a new string.
-func Format(id int64, base int, fixed bool) (string, error) {
-	b, err := AppendFormat(nil, id, base, fixed)
+// FormatID is AppendID into a new string.
+func FormatID(id int64, base int, fixed bool) (string, error) {
+	b, err := AppendID(nil, id, base, fixed)
 	return string(b), err
 }
 
-// Parse reads text in base; the text must be non-empty and use only the
+// ParseID reads text in base; the text must be non-empty and use only the
 // base's alphabet (lower case up to base 36: the canonical form), leading
 // zeros allowed. A value above math.MaxInt64 is ErrRange.
-func Parse(text string, base int) (int64, error) {
+func ParseID(text string, base int) (int64, error) {
 	if err := checkBase(base); err != nil {
 		return 0, err
 	}
 	if text == "" {
-		return 0, errorf(ErrInvalid, "empty text")
+		return 0, errs.New(errs.ErrInvalid, "empty text")
 	}
 	table := &decodeMixed
 	if base <= 36 {
@@ -101,10 +105,10 @@ func Parse(text string, base int) (int64, error) {
 	for i := 0; i < len(text); i++ {
 		d := table[text[i]]
 		if d >= byte(base) {
-			return 0, errorf(ErrInvalid, "%q: character %q at %d is not a base-%d digit (alphabet %s)", clip(text), text[i], i, base, alphabet(base))
+			return 0, errs.New(errs.ErrInvalid, "%q: character %q at %d is not a base-%d digit (alphabet %s)", clip(text), text[i], i, base, alphabet(base))
 		}
 		if v > (math.MaxInt64-uint64(d))/uint64(base) {
-			return 0, errorf(ErrRange, "%q is larger than the largest id in base %d", clip(text), base)
+			return 0, errs.New(errs.ErrRange, "%q is larger than the largest id in base %d", clip(text), base)
 		}
 		v = v*uint64(base) + uint64(d)
 	}

@@ -1,0 +1,399 @@
+// Package dirstore is the host lease store: one lock file per (pool,
+// datacenter, worker) in one directory that every process of the host
+// sees, by default /var/tmp/idgen. The kernel's flock is the lock (dropped
+// when the holder dies, so kill -9 leaves nothing stale); the file's
+// content is the record, with a checksum.
+//
+// The directory may be shared by several users, so nothing in it is
+// trusted blindly:
+//
+//   - the directory must be a real directory (never a symlink), owned by
+//     root or the caller, and sticky when anyone but its owner may write
+//     to it; it is opened once and every file is opened relative to it;
+//   - lease files are opened with O_NOFOLLOW and must be regular files with
+//     one link, owned by the caller: a file of another user is that user's
+//     pair and is never written;
+//   - a holder checks at every renewal, after writing, that its file and
+//     the directory are still the ones it locked; if not, the lease is
+//     gone (a successor could be holding a new file under the same name).
+package dirstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease"
+)
+
+// Store is an open lease directory.
+type Store struct {
+	path  string
+	dir   *os.File
+	dev   uint64
+	ino   uint64
+	euid  int
+	owner string // the directory's owner and mode, for messages
+}
+
+// Open checks and opens the lease directory. The default directory is
+// made (mode 1777, sticky) when missing; an explicit one must exist
+// (errs.ErrInvalid naming lease_dir otherwise). A directory that breaks the
+// trust rules is errs.ErrWorker naming it, its owner and mode, and the fix.
+func Open(path string, explicit bool) (*Store, error) {
+	if !explicit {
+		if err := os.Mkdir(path, 0o1777); err == nil {
+			// The umask narrowed the mode; a fresh directory is opened
+			// below with O_NOFOLLOW and checked like any other.
+			if err := os.Chmod(path, 0o777|os.ModeSticky); err != nil {
+				return nil, errs.New(errs.ErrWorker, "lease_dir %s: cannot make it mode 1777: %v", path, unwrap(err))
+			}
+		} else if !errors.Is(err, os.ErrExist) {
+			return nil, errs.New(errs.ErrWorker, "lease_dir %s: cannot create it: %v (have it made: install -d -m 1777 %s)", path, unwrap(err), path)
+		}
+	}
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	switch {
+	case errors.Is(err, syscall.ENOENT) && explicit:
+		return nil, errs.Key("lease_dir", "%s does not exist (create it, e.g. install -d -m 1777 %s, or leave lease_dir out for %s)", path, path, "/var/tmp/idgen")
+	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
+		what := "not a directory"
+		if errors.Is(err, syscall.ELOOP) {
+			what = "a symlink, which idgen never follows"
+		}
+		return nil, errs.New(errs.ErrWorker, "lease_dir %s is %s (%s); use a real directory: install -d -m 1777 %s", path, what, describePath(path), path)
+	case err != nil:
+		return nil, errs.New(errs.ErrWorker, "lease_dir %s: %v", path, err)
+	}
+	dir := os.NewFile(uintptr(fd), path)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		dir.Close()
+		return nil, errs.New(errs.ErrWorker, "lease_dir %s: %v", path, err)
+	}
+	s := &Store{path: path, dir: dir, dev: st.Dev, ino: st.Ino, euid: os.Geteuid(), owner: describe(&st)}
+	if err := s.trusted(&st); err != nil {
+		dir.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// trusted applies the directory rules.
+func (s *Store) trusted(st *syscall.Stat_t) error {
+	uid := int(st.Uid)
+	if uid != 0 && uid != s.euid {
+		return errs.New(errs.ErrWorker, "lease_dir %s is not trusted: %s; it must belong to root or to you (uid %d), or another user could move your leases away: have it made root-owned with install -d -m 1777 %s, or give a lease_dir of your own",
+			s.path, s.owner, s.euid, s.path)
+	}
+	if st.Mode&0o022 != 0 && st.Mode&syscall.S_ISVTX == 0 {
+		return errs.New(errs.ErrWorker, "lease_dir %s is not trusted: %s: others may write to it but it is not sticky, so they could delete or replace your lease files; chmod 1777 %s (or 0755)",
+			s.path, s.owner, s.path)
+	}
+	return nil
+}
+
+// Path is the directory.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the directory.
+func (s *Store) Close() error { return s.dir.Close() }
+
+// FileName is the lease file of a pair.
+func FileName(pool string, p lease.Pair) string {
+	return pool + "." + strconv.FormatInt(p.DC, 10) + "." + strconv.FormatInt(p.Worker, 10) + ".lease"
+}
+
+// Acquire takes the lowest pair whose file it can lock, skipping pairs held
+// by live processes, pairs whose files belong to other users and records
+// that fail their checksum.
+func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
+	var busy, foreign, bad, skipped int
+	firstBad := ""
+	for _, p := range req.Candidates() {
+		c, outcome, err := s.claim(req.Pool.Name, p)
+		if err != nil {
+			return nil, err
+		}
+		switch outcome {
+		case claimed:
+			if rec, state := c.Predecessor(); req.Skip != nil && state == lease.Present && req.Skip(p, rec) {
+				c.drop()
+				skipped++
+				continue
+			}
+			return c, nil
+		case held:
+			busy++
+		case othersFile:
+			foreign++
+		case badRecord:
+			bad++
+			if firstBad == "" {
+				firstBad = s.path + "/" + FileName(req.Pool.Name, p)
+			}
+		}
+	}
+	n := len(req.Candidates())
+	msg := fmt.Sprintf("all %d pairs of pool %s are taken in lease_dir %s: %d held by live processes", n, req.Pool.Name, s.path, busy)
+	if req.DC >= 0 {
+		msg = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs) are taken in lease_dir %s: %d held by live processes",
+			n, req.DC, req.Pool.Name, req.Pool.Size(), s.path, busy)
+	}
+	if foreign > 0 {
+		msg += fmt.Sprintf(", %d by other users' files", foreign)
+	}
+	if skipped > 0 {
+		msg += fmt.Sprintf(", %d with records ahead of the clock", skipped)
+	}
+	if bad > 0 {
+		msg += fmt.Sprintf(", %d with records that fail their checksum (first: %s; remove such a file once no process uses the pair)", bad, firstBad)
+	}
+	return nil, errs.New(errs.ErrWorker, "%s", msg)
+}
+
+type outcome int
+
+const (
+	claimed outcome = iota
+	held
+	othersFile
+	badRecord
+)
+
+// claim tries one pair's file.
+func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, error) {
+	name := FileName(pool, p)
+	path := s.path + "/" + name
+	dirfd := int(s.dir.Fd())
+	for try := 0; try < 3; try++ {
+		fd, err := syscall.Openat(dirfd, name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+		switch {
+		case errors.Is(err, syscall.ELOOP):
+			return nil, 0, errs.New(errs.ErrWorker, "lease file %s is a symlink (%s); idgen never follows one: remove it", path, s.describeAt(name))
+		case errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM):
+			if st, ok := s.statAt(name); ok && int(st.Uid) != s.euid {
+				return nil, othersFile, nil
+			}
+			return nil, 0, errs.New(errs.ErrWorker, "lease_dir %s (%s): cannot create or open %s: permission denied", s.path, s.owner, name)
+		case err != nil:
+			return nil, 0, errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
+		}
+		f := os.NewFile(uintptr(fd), path)
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			f.Close()
+			return nil, 0, errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
+		}
+		switch {
+		case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
+			f.Close()
+			return nil, 0, errs.New(errs.ErrWorker, "lease file %s is not a regular file (%s): remove it", path, describe(&st))
+		case int(st.Uid) != s.euid:
+			f.Close() // another user's pair (root can open it; it still is not root's)
+			return nil, othersFile, nil
+		case st.Nlink != 1:
+			f.Close()
+			return nil, 0, errs.New(errs.ErrWorker, "lease file %s has %d links (%s); idgen never writes a file linked elsewhere: remove it", path, st.Nlink, describe(&st))
+		}
+		if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, held, nil
+			}
+			return nil, 0, errs.New(errs.ErrWorker, "lease file %s: cannot lock: %v", path, err)
+		}
+		// The name may have been unlinked or replaced between open and
+		// lock: then this lock guards nothing; try the name again.
+		if now, ok := s.statAt(name); !ok || now.Dev != st.Dev || now.Ino != st.Ino {
+			f.Close()
+			continue
+		}
+		c := &claim{s: s, f: f, name: name, path: path, pair: p, dev: st.Dev, ino: st.Ino}
+		var buf [recordLen + 1]byte
+		n, err := f.ReadAt(buf[:], 0)
+		switch {
+		case n == 0 && (err == nil || errors.Is(err, io.EOF)):
+			c.state = lease.Missing
+		default:
+			rec, ok := parseRecord(buf[:n])
+			if !ok {
+				f.Close()
+				return nil, badRecord, nil
+			}
+			c.rec, c.state = rec, lease.Present
+		}
+		return c, claimed, nil
+	}
+	return nil, 0, errs.New(errs.ErrWorker, "lease file %s keeps being replaced while idgen locks it", path)
+}
+
+// statAt stats name in the directory without following a symlink.
+func (s *Store) statAt(name string) (syscall.Stat_t, bool) {
+	var st syscall.Stat_t
+	fd, err := syscall.Openat(int(s.dir.Fd()), name, oPath|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return st, false
+	}
+	defer syscall.Close(fd)
+	return st, syscall.Fstat(fd, &st) == nil
+}
+
+func (s *Store) describeAt(name string) string {
+	st, ok := s.statAt(name)
+	if !ok {
+		return "gone"
+	}
+	return describe(&st)
+}
+
+// sameDir reports whether the directory's path still names the directory
+// this store opened.
+func (s *Store) sameDir() bool {
+	fd, err := syscall.Open(s.path, oPath|syscall.O_NOFOLLOW|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	return syscall.Fstat(fd, &st) == nil && st.Dev == s.dev && st.Ino == s.ino
+}
+
+// claim is one locked lease file.
+type claim struct {
+	s     *Store
+	f     *os.File
+	name  string
+	path  string
+	pair  lease.Pair
+	dev   uint64
+	ino   uint64
+	rec   lease.Record
+	state lease.State
+}
+
+func (c *claim) Pair() lease.Pair                         { return c.pair }
+func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
+func (c *claim) Where() string                            { return "lease file " + c.path }
+
+func (c *claim) write(rec lease.Record) error {
+	if c.f == nil {
+		return lease.Gone("released")
+	}
+	b := formatRecord(rec)
+	if _, err := c.f.WriteAt(b, 0); err != nil {
+		return fmt.Errorf("cannot write the record: %v", unwrap(err))
+	}
+	return nil
+}
+
+// Renew writes the record, then checks that the file and the directory are
+// still the ones locked: if either was removed or replaced, a successor may
+// hold a new file of the same name, and the lease is gone.
+func (c *claim) Renew(_ context.Context, rec lease.Record) error {
+	if err := c.write(rec); err != nil {
+		return err
+	}
+	if st, ok := c.s.statAt(c.name); !ok || st.Dev != c.dev || st.Ino != c.ino {
+		return lease.Gone("the file was removed or replaced")
+	}
+	if !c.s.sameDir() {
+		return lease.Gone("lease_dir %s was removed or replaced", c.s.path)
+	}
+	return nil
+}
+
+// Release writes the final record and unlocks. The file stays: its record
+// outlives the holder.
+func (c *claim) Release(_ context.Context, rec lease.Record) error {
+	if c.f == nil {
+		return nil
+	}
+	err := c.write(rec)
+	c.drop()
+	return err
+}
+
+// Abandon unlocks without writing.
+func (c *claim) Abandon(context.Context) error {
+	c.drop()
+	return nil
+}
+
+// drop unlocks without writing.
+func (c *claim) drop() {
+	if c.f != nil {
+		c.f.Close() // the only descriptor: closing it drops the flock
+		c.f = nil
+	}
+}
+
+// The record: fixed length, rewritten in place, with a CRC-32 of the
+// text before it.
+//
+//	idgen-lease 1 <issued_up_to: 20 digits> <backwards: 3 digits> <crc32: 8 hex>\n
+const recordLen = len("idgen-lease 1 ") + 20 + 1 + 3 + 1 + 8 + 1
+
+func formatRecord(r lease.Record) []byte {
+	body := fmt.Sprintf("idgen-lease 1 %020d %03d ", r.IssuedUpTo, r.Backwards)
+	return []byte(fmt.Sprintf("%s%08x\n", body, crc32.ChecksumIEEE([]byte(body))))
+}
+
+// parseRecord accepts exactly what formatRecord writes: anything else
+// (torn, truncated, garbage) is not a record.
+func parseRecord(b []byte) (lease.Record, bool) {
+	if len(b) != recordLen || b[recordLen-1] != '\n' {
+		return lease.Record{}, false
+	}
+	body, sum := string(b[:recordLen-9]), string(b[recordLen-9:recordLen-1])
+	if fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(body))) != sum {
+		return lease.Record{}, false
+	}
+	f := strings.Fields(body)
+	if len(f) != 4 || f[0] != "idgen-lease" || f[1] != "1" {
+		return lease.Record{}, false
+	}
+	v, err1 := strconv.ParseInt(f[2], 10, 64)
+	bw, err2 := strconv.ParseInt(f[3], 10, 64)
+	if err1 != nil || err2 != nil || v < 0 || bw < 0 {
+		return lease.Record{}, false
+	}
+	return lease.Record{IssuedUpTo: v, Backwards: bw}, true
+}
+
+// describe names a file's owner and mode for messages.
+func describe(st *syscall.Stat_t) string {
+	name := strconv.Itoa(int(st.Uid))
+	if u, err := user.LookupId(name); err == nil {
+		name += " (" + u.Username + ")"
+	}
+	return fmt.Sprintf("owner uid %s, mode %04o", name, st.Mode&0o7777)
+}
+
+func describePath(path string) string {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		return err.Error()
+	}
+	return describe(&st)
+}
+
+func unwrap(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// oPath is Linux's O_PATH, which the syscall package does not name: a
+// descriptor for fstat only, that opens even a file it could not read.
+const oPath = 0x200000

@@ -71,9 +71,15 @@ static void test_open_errors(void) {
     CHECK(contains(idgen_last_error(), "layout"), "message names the key");
     CHECK_RC(idgen_open("preset=snowflake", NULL), IDGEN_EINVAL);
     CHECK(contains(idgen_last_error(), "out"), "NULL out named");
+    /* NULL and "" are the defaults: a host lease, never worker 0 unasked. */
     idgen_t *d1 = must_open(NULL), *d2 = must_open("");
     CHECK(idgen_next(d1) >= 0 && idgen_next(d2) >= 0, "NULL and empty config are the defaults");
     CHECK(d1 != d2, "distinct handles");
+    char c1[512] = "", c2[512] = "";
+    CHECK_RC(idgen_config_string(d1, c1, sizeof c1), IDGEN_OK);
+    CHECK_RC(idgen_config_string(d2, c2, sizeof c2), IDGEN_OK);
+    CHECK(contains(c1, "worker=lease") && contains(c1, "leased=") && contains(c2, "worker=lease"), "defaults lease: %s", c1);
+    CHECK(strcmp(c1, c2) != 0, "two default generators hold two pairs: %s / %s", c1, c2);
     idgen_close(d1);
     idgen_close(d2);
 }
@@ -98,14 +104,14 @@ static void test_handles(void) {
     idgen_close(fake);
     CHECK_RC(idgen_next(NULL), IDGEN_EINVAL);
     /* Tokens are never reused: a new generator never answers to an old token. */
-    idgen_t *h = must_open("worker=2");
+    idgen_t *h = must_open("worker=2 datacenter=0");
     CHECK(h != g, "token reused");
     CHECK_RC(idgen_next(g), IDGEN_ECLOSED);
     idgen_close(h);
 }
 
 static void test_batch(void) {
-    idgen_t *g = must_open("preset=snowflake");
+    idgen_t *g = must_open("preset=snowflake worker=0");
     CHECK_RC(idgen_next_batch(g, NULL, 0), IDGEN_OK);
     CHECK_RC(idgen_next_batch(g, NULL, 5), IDGEN_EINVAL);
     size_t n = 10000;
@@ -121,7 +127,7 @@ static void test_batch(void) {
 }
 
 static void test_decode_compose(void) {
-    idgen_t *g = must_open("preset=snowflake");
+    idgen_t *g = must_open("preset=snowflake worker=0");
     idgen_parts p;
     CHECK_RC(idgen_decode_with(g, 910499571847892992LL, &p), IDGEN_OK);
     CHECK(p.id == 910499571847892992LL && p.unix_ms == 1505914988849LL && p.datacenter == 17 &&
@@ -184,6 +190,123 @@ static void test_config_string(void) {
     free(exact);
     idgen_close(g2);
     idgen_close(g);
+
+    /* A leased generator's string keeps its source: reopening it leases
+     * again (another pair while the first is held), never reuses the pair. */
+    char dir[] = "/tmp/idgen-ctest-cfg-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char config[256];
+    snprintf(config, sizeof config, "preset=snowflake lease_dir=%s", dir);
+    idgen_t *l1 = must_open(config);
+    char s1[512], s2[512];
+    CHECK_RC(idgen_config_string(l1, s1, sizeof s1), IDGEN_OK);
+    CHECK(contains(s1, "worker=lease") && contains(s1, "leased=0/0"), "%s", s1);
+    idgen_t *l2 = must_open(s1);
+    CHECK_RC(idgen_config_string(l2, s2, sizeof s2), IDGEN_OK);
+    CHECK(contains(s2, "leased=0/1"), "reopening leases another pair: %s", s2);
+    idgen_close(l2);
+    idgen_close(l1);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
+/* zxid in its last epoch: EOVERFLOW (it once answered ECLOSED), and
+ * close still releases the lease. */
+static void test_zxid_last_epoch(void) {
+    char dir[] = "/tmp/idgen-ctest-zxid-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char config[256];
+    snprintf(config, sizeof config, "preset=zxid zxid_epoch=2147483647 lease_dir=%s", dir);
+    idgen_t *g = must_open(config);
+    int64_t buf[2];
+    CHECK_RC(idgen_next_batch(g, buf, 2), IDGEN_OK);
+    CHECK(buf[0] == (INT64_C(2147483647) << 32), "first zxid of the last epoch");
+    int64_t big[1000];
+    int rc = IDGEN_OK;
+    for (int i = 0; i < 5000 && rc == IDGEN_OK; i++)
+        rc = idgen_next_batch(g, big, 1000);
+    CHECK(rc == IDGEN_OK, "still in the epoch");
+    int64_t *rest = malloc(sizeof(int64_t) * 1000000);
+    rc = IDGEN_OK;
+    while (rc == IDGEN_OK)
+        rc = idgen_next_batch(g, rest, 1000000);
+    free(rest);
+    CHECK(rc == IDGEN_EOVERFLOW, "the last epoch runs out with EOVERFLOW, got %d: %s", rc, idgen_last_error());
+    CHECK_RC(idgen_next(g), IDGEN_EOVERFLOW);
+    idgen_close(g);
+    snprintf(config, sizeof config, "preset=zxid lease_dir=%s", dir);
+    idgen_t *h = NULL;
+    CHECK_RC(idgen_open(config, &h), IDGEN_EOVERFLOW); /* the lease was released: its record says the epochs are used up */
+    CHECK(contains(idgen_last_error(), "epochs are used up"), "%s", idgen_last_error());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
+struct race_arg {
+    idgen_t *g;
+    int bad;
+};
+
+static void *race_next(void *p) {
+    struct race_arg *a = p;
+    for (int i = 0; i < 200000; i++) {
+        int64_t v = idgen_next(a->g);
+        if (v < 0 && v != IDGEN_ECLOSED)
+            a->bad = (int)v;
+        if (v == IDGEN_ECLOSED)
+            break;
+    }
+    return NULL;
+}
+
+static volatile int reconf_stop;
+
+static void *reconfigure(void *p) {
+    (void)p;
+    int i = 0;
+    while (!reconf_stop)
+        idgen_configure((i++ & 1) ? "preset=snowflake worker=3" : "preset=snowflake worker=4");
+    return NULL;
+}
+
+/* Calls racing idgen_close on a lease-holding handle get ECLOSED or an id,
+ * never EWORKER; idgen_configure in a loop never makes idgen_next_id fail. */
+static void test_races(void) {
+    char dir[] = "/tmp/idgen-ctest-race-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char config[256];
+    snprintf(config, sizeof config, "preset=snowflake worker=lease lease_dir=%s", dir);
+    for (int round = 0; round < 20; round++) {
+        struct race_arg a[2] = {{must_open(config), 0}, {NULL, 0}};
+        a[1].g = a[0].g;
+        pthread_t th[2];
+        for (int i = 0; i < 2; i++)
+            pthread_create(&th[i], NULL, race_next, &a[i]);
+        usleep(200 * (round + 1));
+        idgen_close(a[0].g);
+        for (int i = 0; i < 2; i++)
+            pthread_join(th[i], NULL);
+        CHECK(a[0].bad == 0 && a[1].bad == 0, "racing close: got %d / %d", a[0].bad, a[1].bad);
+    }
+    pthread_t rt;
+    reconf_stop = 0;
+    pthread_create(&rt, NULL, reconfigure, NULL);
+    int fails = 0, last = 0;
+    for (int i = 0; i < 300000; i++) {
+        int64_t v = idgen_next_id();
+        if (v < 0) {
+            fails++;
+            last = (int)v;
+        }
+    }
+    reconf_stop = 1;
+    pthread_join(rt, NULL);
+    CHECK(fails == 0, "next_id racing configure failed %d times (last %d: %s)", fails, last, idgen_last_error());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
 }
 
 static void test_default_generator(void) {
@@ -201,7 +324,7 @@ static void test_default_generator(void) {
     CHECK(buf[0] > id && buf[99] > buf[0], "next_ids increasing");
     CHECK_RC(idgen_next_ids(NULL, 3), IDGEN_EINVAL);
     CHECK_RC(idgen_next_ids(NULL, 0), IDGEN_OK);
-    CHECK_RC(idgen_configure("preset=baidu"), IDGEN_OK);
+    CHECK_RC(idgen_configure("preset=baidu worker=0"), IDGEN_OK);
     CHECK_RC(idgen_next_id(), IDGEN_EOVERFLOW);
     CHECK(contains(idgen_last_error(), "2024-11-20"), "says when Baidu's bits ran out: %s", idgen_last_error());
     CHECK_RC(idgen_next_ids(buf, 2), IDGEN_EOVERFLOW);
@@ -256,10 +379,11 @@ static int find_lease_file(const char *dir, char *out, size_t cap) {
     struct dirent *e;
     int found = 0;
     while (!found && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(out, cap, "%s/%s/0.lease", dir, e->d_name);
-        found = access(out, F_OK) == 0;
+        size_t n = strlen(e->d_name);
+        if (n > 6 && strcmp(e->d_name + n - 6, ".lease") == 0) {
+            snprintf(out, cap, "%s/%s", dir, e->d_name);
+            found = 1;
+        }
     }
     closedir(d);
     return found;
@@ -270,8 +394,9 @@ static void test_leases(void) {
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     char config[256];
     idgen_t *g;
-    CHECK_RC(idgen_open("worker=lease lease_dir=/nonexistent/idgen", &g), IDGEN_EWORKER);
-    CHECK(contains(idgen_last_error(), "/nonexistent/idgen"), "names the path: %s", idgen_last_error());
+    CHECK_RC(idgen_open("worker=lease lease_dir=/nonexistent/idgen", &g), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "lease_dir") && contains(idgen_last_error(), "/nonexistent/idgen"),
+          "names the key and the path: %s", idgen_last_error());
 
     snprintf(config, sizeof config, "preset=snowflake worker=lease lease_dir=%s", dir);
     idgen_t *a = must_open(config), *b = must_open(config);
@@ -282,17 +407,36 @@ static void test_leases(void) {
     idgen_close(a);
     idgen_close(b);
 
-    /* A record far in the future: the next holder waits max_wait, then ECLOCK. */
+    /* A record far ahead of the clock (the clock was set back): the next
+     * holder waits max_wait, then ECLOCK naming both times. A garbage
+     * record is never read as fresh. */
     char path[512];
     CHECK(find_lease_file(dir, path, sizeof path), "lease file exists under %s", dir);
-    FILE *f = fopen(path, "w");
+    snprintf(config, sizeof config, "layout=time:41,seq:22 worker=lease lease_dir=%s", dir);
+    idgen_t *one = must_open(config);
+    idgen_next(one);
+    idgen_close(one);
+    char fresh[512];
+    DIR *dd = opendir(dir);
+    struct dirent *e;
+    fresh[0] = 0;
+    while (dd && (e = readdir(dd)) != NULL)
+        if (strncmp(e->d_name, "time_time41-seq22", 17) == 0)
+            snprintf(fresh, sizeof fresh, "%s/%s", dir, e->d_name);
+    if (dd)
+        closedir(dd);
+    FILE *f = fopen(fresh, "r+");
+    CHECK(f != NULL, "open %s", fresh);
     if (f) {
-        fprintf(f, "%20" PRId64 "\n", (int64_t)1 << 40);
+        char rec[64] = "";
+        CHECK(fgets(rec, sizeof rec, f) != NULL && strncmp(rec, "idgen-lease 1 ", 14) == 0, "record format: %s", rec);
+        rewind(f);
+        fputs("idgen-lease 1 garbage garbage garbage\n", f);
         fclose(f);
     }
-    snprintf(config, sizeof config, "preset=snowflake worker=lease lease_dir=%s max_wait=50ms", dir);
-    CHECK_RC(idgen_open(config, &g), IDGEN_ECLOCK);
-    CHECK(contains(idgen_last_error(), "max_wait"), "%s", idgen_last_error());
+    snprintf(config, sizeof config, "layout=time:41,seq:22 worker=lease lease_dir=%s max_wait=50ms", dir);
+    CHECK_RC(idgen_open(config, &g), IDGEN_EWORKER);
+    CHECK(contains(idgen_last_error(), "checksum") && contains(idgen_last_error(), fresh), "names the file: %s", idgen_last_error());
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0, "cleanup");
@@ -344,7 +488,7 @@ static void *churn(void *p) {
      * and calls on the just-closed handles fail cleanly. */
     while (!churn_stop) {
         idgen_t *g = NULL;
-        if (idgen_open("layout=time:41,seq:22", &g) != IDGEN_OK)
+        if (idgen_open("layout=time:41,seq:22 worker=0", &g) != IDGEN_OK)
             continue;
         idgen_next(g);
         idgen_close(g);
@@ -440,6 +584,8 @@ int main(void) {
     test_default_generator();
     test_text();
     test_leases();
+    test_zxid_last_epoch();
+    test_races();
     test_fork();
     test_threads();
     printf("%d passed, %d failed\n", passed, failed);

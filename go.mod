@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/ebitengine/purego v0.11.3
+	github.com/go-zookeeper/zk v1.0.4
 	github.com/stretchr/testify v1.12.1
 )
 

@@ -14,6 +14,7 @@ import (
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/lease/dirstore"
+	"github.com/idgen/idgen/internal/lease/zkstore"
 )
 
 // holding is one held pair as a generator uses it: the holder (fence,
@@ -66,6 +67,8 @@ func openStore(c *config.Spec) (lease.Store, error) {
 			return dirstore.Open(c.LeaseDir, true)
 		}
 		return dirstore.Open(config.DefaultLeaseDir, false)
+	case config.SourceZK:
+		return zkstore.Open(c.Store, c.LeaseTTL)
 	}
 	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
 }

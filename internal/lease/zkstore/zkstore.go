@@ -252,9 +252,9 @@ func (c *claim) claim(ctx context.Context) error {
 	return errs.New(errs.ErrWorker, "%s: the record %s keeps changing; is another holder still renewing it?", c.s.url.Where(), c.name)
 }
 
-func (c *claim) Pair() lease.Pair                          { return c.pair }
+func (c *claim) Pair() lease.Pair                         { return c.pair }
 func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
-func (c *claim) Where() string                             { return "znode " + c.name + " on " + c.s.url.Where() }
+func (c *claim) Where() string                            { return "znode " + c.name + " on " + c.s.url.Where() }
 
 // Renew writes the record with a version check, in our session only.
 func (c *claim) Renew(ctx context.Context, rec lease.Record) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/lease/dirstore"
+	"github.com/idgen/idgen/internal/lease/pgstore"
 	"github.com/idgen/idgen/internal/lease/zkstore"
 )
 
@@ -69,6 +70,8 @@ func openStore(c *config.Spec) (lease.Store, error) {
 		return dirstore.Open(config.DefaultLeaseDir, false)
 	case config.SourceZK:
 		return zkstore.Open(c.Store, c.LeaseTTL)
+	case config.SourcePG:
+		return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
 	}
 	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
 }

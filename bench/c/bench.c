@@ -109,10 +109,58 @@ static double rate_batch(idgen_t *g, double secs, size_t b, int64_t *buf) {
     return (double)n / ((tick_of(g, buf[b - 1]) - tick_of(g, first) + 1) * 4096.0);
 }
 
+static const char *verdict(int ok) { return ok ? "PASS" : "FAIL"; }
+
+/* idgen_next with a lease beside the same layout with worker=0: renewal is
+ * off the hot path, so the ratio should be ~1. With source = NULL it
+ * measures the host lease in a fresh directory. Also the median time to
+ * open (take a lease). */
+static void lease_ratio(const char *name, const char *source) {
+    char dir[] = "/tmp/idgen-bench-XXXXXX";
+    char cfg[1024], fixed[128] = "layout=time:41,seq:22 worker=0";
+    if (source == NULL) {
+        if (!mkdtemp(dir))
+            return;
+        snprintf(cfg, sizeof cfg, "layout=time:41,seq:22 worker=lease lease_dir=%s", dir);
+    } else {
+        snprintf(cfg, sizeof cfg, "layout=time:41,worker:10,seq:12 worker=%s", source);
+        snprintf(fixed, sizeof fixed, "layout=time:41,worker:10,seq:12 worker=0");
+    }
+    double v_open[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        double t = now_s();
+        idgen_t *g = open_or_die(cfg);
+        v_open[r] = (now_s() - t) * 1e3;
+        idgen_next(g);
+        idgen_close(g);
+    }
+    idgen_t *leased = open_or_die(cfg), *zero = open_or_die(fixed);
+    double v_l[ROUNDS], v_z[ROUNDS];
+    next_ns(leased, 1000000), next_ns(zero, 1000000);
+    for (int r = 0; r < ROUNDS; r++) {
+        v_z[r] = next_ns(zero, 2000000);
+        v_l[r] = next_ns(leased, 2000000);
+    }
+    double l = median(v_l, ROUNDS), z = median(v_z, ROUNDS), o = median(v_open, ROUNDS);
+    char label[80];
+    snprintf(label, sizeof label, "idgen_next, %s lease vs worker=0", name);
+    printf("  %-58s %6.1f / %5.1f ns = %.3fx (target <= 1.05x) %s\n", label, l, z, l / z, verdict(l / z <= 1.05));
+    snprintf(label, sizeof label, "idgen_open with a %s lease (median)", name);
+    printf("  %-58s %10.2f ms\n", label, o);
+    idgen_close(leased);
+    idgen_close(zero);
+    if (source == NULL) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "cannot remove %s\n", dir);
+    }
+}
+
 int main(int argc, char **argv) {
     double secs = argc > 1 ? atof(argv[1]) : 1.0;
-    idgen_t *unc = open_or_die("layout=time:41,seq:22");
-    idgen_t *sf = open_or_die("preset=snowflake");
+    idgen_t *unc = open_or_die("layout=time:41,seq:22 worker=0");
+    idgen_t *sf = open_or_die("preset=snowflake worker=0");
     size_t bmax = 1 << 16;
     int64_t *buf = malloc(bmax * sizeof *buf);
     double v_noop[ROUNDS], v_next[ROUNDS], v_b4k[ROUNDS], v_b64k[ROUNDS], v_rn[ROUNDS], v_rb[ROUNDS];
@@ -138,5 +186,11 @@ int main(int argc, char **argv) {
     free(buf);
     idgen_close(unc);
     idgen_close(sf);
+    printf("Leases (medians of %d rounds)\n", ROUNDS);
+    lease_ratio("host", NULL);
+    if (getenv("IDGEN_BENCH_ZK"))
+        lease_ratio("ZooKeeper", getenv("IDGEN_BENCH_ZK"));
+    if (getenv("IDGEN_BENCH_PG"))
+        lease_ratio("PostgreSQL", getenv("IDGEN_BENCH_PG"));
     return 0;
 }

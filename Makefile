@@ -1,6 +1,7 @@
 # idgen — the README's commands: make, make demo, make test, make bench.
 # Every output goes to build/.
 
+SHELL   := /bin/bash
 GO      ?= go
 CC      ?= gcc
 PYTHON  ?= python3
@@ -14,7 +15,7 @@ GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_t
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-abi test-c test-purego test-python test-java \
+.PHONY: all lib demo test test-go test-abi test-c test-purego test-python test-java test-fleet \
         bench wheel python-env clean
 
 all: lib
@@ -37,7 +38,7 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-abi test-c test-purego test-python test-java
+test: test-go test-abi test-c test-purego test-python test-java test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
@@ -63,6 +64,21 @@ test-c: $(BUILD)/ctest
 
 test-purego: $(LIB)
 	IDGEN_LIBRARY=$(LIB) $(GO) test -count=1 -tags abi ./abitest
+
+# ---- fleet: real ZooKeeper and PostgreSQL servers (tests/servers/*.sh) -----
+
+$(BUILD)/holder: tests/fleet/holder/holder.c include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+$(BUILD)/tcpproxy: tests/fleet/tcpproxy/main.go
+	$(GO) build -o $@ ./tests/fleet/tcpproxy
+
+# Starts a 3-node ZooKeeper ensemble and a PostgreSQL cluster (installing
+# Debian's packages when missing), runs the fault tests, stops them.
+test-fleet: $(BUILD)/holder $(BUILD)/tcpproxy
+	-cd $(JAVA) && $(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/cp.txt >/dev/null 2>&1
+	set -o pipefail; IDGEN_FLEET_ALL=1 $(GO) test -tags fleet -count=1 -v -timeout 20m ./tests/fleet 2>&1 \
+	  | grep -v '^=== \(RUN\|PAUSE\|CONT\)' 
 
 # ---- Python ---------------------------------------------------------------
 

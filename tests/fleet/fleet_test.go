@@ -605,7 +605,7 @@ func TestBadSourcesFailBoundedAndClearly(t *testing.T) {
 	pgHost := stores()[1].target
 	tests := []struct {
 		name, cfg, code, want string
-		within            time.Duration
+		within                time.Duration
 	}{
 		{"zk malformed", "worker=zk://127.0.0.1", "-1", "worker:", time.Second},
 		{"zk bad port", "worker=zk://127.0.0.1:99999", "-1", "port", time.Second},

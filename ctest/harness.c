@@ -151,7 +151,7 @@ static void test_decode_compose(void) {
     CHECK_RC(idgen_compose(g, &in, &out), IDGEN_EINVAL);
     idgen_close(g);
 
-    idgen_t *z = must_open("preset=zxid zxid_epoch=3");
+    idgen_t *z = must_open("preset=zxid zxid_epoch=3 worker=0");
     CHECK(idgen_next(z) == (3LL << 32), "first zxid of epoch 3");
     CHECK_RC(idgen_decode_with(z, (5LL << 32) | 9, &p), IDGEN_OK);
     CHECK(p.epoch == 5 && p.sequence == 9 && p.unix_ms == -1 && p.time == -1 && p.worker == -1, "zxid fields");

@@ -90,27 +90,30 @@ def test_errors_map_to_classes() -> None:
     assert isinstance(e.value, ValueError)
     with pytest.raises(idgen.ConfigError, match="bogus"):
         idgen.Generator("bogus=1")
-    with idgen.Generator("preset=baidu") as g:
+    with idgen.Generator("preset=baidu worker=0") as g:
         with pytest.raises(idgen.TimeOverflowError, match="2024-11-20") as e2:
             g.next_id()
         assert e2.value.code == -3
         with pytest.raises(idgen.TimeOverflowError):
             g.next_ids(3)
-    with idgen.Generator() as g:
+    with idgen.Generator("worker=0") as g:
         with pytest.raises(idgen.RangeError) as e3:
             g.compose(unix_ms=1505914988849, worker=32)
         assert isinstance(e3.value, ValueError) and e3.value.code == -6
         with pytest.raises(idgen.ConfigError):
             g.compose(unix_ms=1505914988849, epoch=3)
-        with pytest.raises(idgen.ConfigError):
+        with pytest.raises(idgen.InvalidIdError, match="negative") as e4:
             g.decode(-1)
+        assert isinstance(e4.value, ValueError) and not isinstance(e4.value, idgen.ConfigError)
+        with pytest.raises(idgen.InvalidIdError, match="-1"):
+            idgen.decode(-1)
         with pytest.raises(idgen.RangeError):
             g.decode(1 << 64)
         with pytest.raises(TypeError):
             g.decode("12")  # type: ignore[arg-type]
         with pytest.raises(idgen.ConfigError):
             g.next_ids(-1)
-    with pytest.raises(idgen.WorkerError, match="/nonexistent/x"):
+    with pytest.raises(idgen.ConfigError, match="lease_dir.*/nonexistent/x"):
         idgen.Generator("worker=lease lease_dir=/nonexistent/x")
     with pytest.raises(idgen.ConfigError):
         idgen.Generator("preset=snowflake\x00 worker=3")
@@ -121,9 +124,12 @@ def test_clock_error_from_a_lease_record_ahead(lease_dir: str) -> None:
 
     with idgen.Generator(f"worker=lease lease_dir={lease_dir}") as g:
         g.next_id()
-    (path,) = glob.glob(f"{lease_dir}/*/0.lease")
+    import zlib
+
+    (path,) = glob.glob(f"{lease_dir}/*.lease")
+    body = "idgen-lease 1 %020d %03d " % (1 << 41, 0)
     with open(path, "w") as f:
-        f.write("%20d\n" % (1 << 41))
+        f.write("%s%08x\n" % (body, zlib.crc32(body.encode())))
     with pytest.raises(idgen.ClockError, match="max_wait") as e:
         idgen.Generator(f"worker=lease lease_dir={lease_dir} max_wait=20ms")
     assert e.value.code == -2
@@ -152,7 +158,7 @@ def test_finaliser_closes_a_dropped_generator(lease_dir: str) -> None:
     cfg = f"layout=time:41,worker:1,seq:21 worker=lease lease_dir={lease_dir}"
     g1 = idgen.Generator(cfg)
     g2 = idgen.Generator(cfg)
-    with pytest.raises(idgen.WorkerError, match="all 2 worker ids"):
+    with pytest.raises(idgen.WorkerError, match="all 2 pairs"):
         idgen.Generator(cfg)
     del g1
     gc.collect()
@@ -272,3 +278,9 @@ def test_cli() -> None:
 
 def test_parts_struct_matches_header() -> None:
     assert [f[0] for f in _ffi.Parts._fields_] == list(idgen.Parts._fields)
+
+
+def test_the_defaults_lease() -> None:
+    with idgen.Generator() as a, idgen.Generator("") as b:
+        assert "worker=lease" in a.config and "leased=" in a.config
+        assert a.config != b.config, "two default generators hold two pairs"

@@ -31,6 +31,7 @@ __all__ = [
     "Parts",
     "IdgenError",
     "ConfigError",
+    "InvalidIdError",
     "ClockError",
     "TimeOverflowError",
     "ClosedError",
@@ -72,6 +73,12 @@ class IdgenError(Exception):
 
 class ConfigError(IdgenError, ValueError):
     """IDGEN_EINVAL: a bad configuration or argument; the message names it."""
+
+    code = _ffi.EINVAL
+
+
+class InvalidIdError(IdgenError, ValueError):
+    """IDGEN_EINVAL for an id: negative, or with bits outside the layout."""
 
     code = _ffi.EINVAL
 
@@ -133,6 +140,14 @@ def _error(code: int) -> IdgenError:
 def _check(code: int) -> None:
     if code != _ffi.OK:
         raise _error(code)
+
+
+def _check_decode(code: int) -> None:
+    """_check for decode: IDGEN_EINVAL there is about the id, not a config."""
+    if code == _ffi.EINVAL:
+        lib = _ffi.lib()
+        raise InvalidIdError(lib.last_error() or lib.strerror(code), code)
+    _check(code)
 
 
 def _check_id(value: int, what: str = "id") -> int:
@@ -372,7 +387,7 @@ class Generator:
     def decode(self, id: int) -> Parts:
         """The fields of an id of this generator's layout."""
         p = _ffi.Parts()
-        _check(_ffi.lib().quick.idgen_decode_with(self._h, _check_id(id), ctypes.byref(p)))
+        _check_decode(_ffi.lib().quick.idgen_decode_with(self._h, _check_id(id), ctypes.byref(p)))
         return _parts(p)
 
     def compose(
@@ -498,7 +513,7 @@ def next_ids(n: int) -> list[int]:
 def decode(id: int) -> Parts:
     """The fields of an id of the default generator's layout."""
     p = _ffi.Parts()
-    _check(_ffi.lib().quick.idgen_decode(_check_id(id), ctypes.byref(p)))
+    _check_decode(_ffi.lib().quick.idgen_decode(_check_id(id), ctypes.byref(p)))
     return _parts(p)
 
 

@@ -9,7 +9,8 @@ import java.lang.ref.Cleaner;
  *
  * <p>Thread-safe: ids strictly increase across all threads. Close it (it is
  * {@link AutoCloseable}); a {@link Cleaner} closes one that is dropped
- * unclosed. Calls after {@link #close()} throw {@link IllegalStateException}.
+ * unclosed. Calls after {@link #close()} throw {@link IdGenException} with
+ * {@link ErrorCode#CLOSED}.
  */
 public final class IdGenerator implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -57,15 +58,12 @@ public final class IdGenerator implements AutoCloseable {
         return token;
     }
 
-    private static IllegalStateException closedError(IdGenException cause) {
-        IllegalStateException e = new IllegalStateException("the generator is closed");
-        e.initCause(cause != null ? cause : new IdGenException(ErrorCode.CLOSED, "the generator is closed"));
-        return e;
+    private static IdGenException closedError(IdGenException cause) {
+        return cause != null ? cause : new IdGenException(ErrorCode.CLOSED, "the generator is closed");
     }
 
     private RuntimeException failure(long status) {
-        IdGenException e = Lib.error(status);
-        return e.code() == ErrorCode.CLOSED ? closedError(e) : e;
+        return Lib.error(status);
     }
 
     /** The next id (always &gt;= 0). */

@@ -2,7 +2,6 @@ package org.idgen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,13 +108,13 @@ class IdGeneratorTest {
         assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, () -> IdGenerator.open("worker=99")).code());
         assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, () -> IdGenerator.open("a\0b")).code());
 
-        try (IdGenerator g = IdGenerator.open("preset=baidu")) {
+        try (IdGenerator g = IdGenerator.open("preset=baidu worker=0")) {
             IdGenException o = assertThrows(IdGenException.class, g::nextId);
             assertEquals(ErrorCode.OVERFLOW, o.code());
             assertTrue(o.getMessage().contains("2024-11-20"), o.getMessage());
             assertEquals(ErrorCode.OVERFLOW, assertThrows(IdGenException.class, () -> g.nextIds(5)).code());
         }
-        try (IdGenerator g = IdGenerator.open("")) {
+        try (IdGenerator g = IdGenerator.open("worker=0")) {
             assertEquals(ErrorCode.RANGE, assertThrows(IdGenException.class,
                     () -> g.compose(new IdParts(0, 1505914988849L, -1, -1, 17, 32, 0))).code());
             assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, () -> g.decode(-1)).code());
@@ -123,8 +122,13 @@ class IdGeneratorTest {
             assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, () -> g.compose(null)).code());
         }
         IdGenException w = assertThrows(IdGenException.class, () -> IdGenerator.open("worker=lease lease_dir=/nonexistent/jx"));
-        assertEquals(ErrorCode.WORKER, w.code());
-        assertTrue(w.getMessage().contains("/nonexistent/jx"));
+        assertEquals(ErrorCode.INVALID, w.code(), "an explicit lease_dir that does not exist is a bad config");
+        assertTrue(w.getMessage().startsWith("lease_dir:") && w.getMessage().contains("/nonexistent/jx"), w.getMessage());
+        String full = "layout=time:41,seq:22 worker=lease lease_dir=" + dir;
+        try (IdGenerator only = IdGenerator.open(full)) {
+            assertEquals(ErrorCode.WORKER, assertThrows(IdGenException.class, () -> IdGenerator.open(full)).code(),
+                    "a one-pair pool is full");
+        }
 
         // CLOCK: a lease whose recorded time is far ahead of the clock.
         String cfg = "worker=lease lease_dir=" + dir;
@@ -133,9 +137,12 @@ class IdGeneratorTest {
         }
         Path lease;
         try (Stream<Path> s = Files.walk(dir)) {
-            lease = s.filter(p -> p.getFileName().toString().equals("0.lease")).findFirst().orElseThrow();
+            lease = s.filter(p -> p.getFileName().toString().startsWith("time_time41-datacenter5")).findFirst().orElseThrow();
         }
-        Files.writeString(lease, String.format("%20d%n", 1L << 41));
+        String body = String.format("idgen-lease 1 %020d %03d ", 1L << 41, 0);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(body.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Files.writeString(lease, String.format("%s%08x\n", body, crc.getValue()));
         IdGenException c = assertThrows(IdGenException.class, () -> IdGenerator.open(cfg + " max_wait=20ms"));
         assertEquals(ErrorCode.CLOCK, c.code());
         assertTrue(c.getMessage().contains("max_wait"), c.getMessage());
@@ -157,12 +164,11 @@ class IdGeneratorTest {
         g.nextId();
         g.close();
         g.close();
-        IllegalStateException e = assertThrows(IllegalStateException.class, g::nextId);
-        IdGenException cause = assertInstanceOf(IdGenException.class, e.getCause());
-        assertEquals(ErrorCode.CLOSED, cause.code());
-        assertThrows(IllegalStateException.class, () -> g.nextIds(3));
-        assertThrows(IllegalStateException.class, () -> g.decode(1));
-        assertThrows(IllegalStateException.class, g::config);
+        IdGenException e = assertThrows(IdGenException.class, g::nextId);
+        assertEquals(ErrorCode.CLOSED, e.code());
+        assertEquals(ErrorCode.CLOSED, assertThrows(IdGenException.class, () -> g.nextIds(3)).code());
+        assertEquals(ErrorCode.CLOSED, assertThrows(IdGenException.class, () -> g.decode(1)).code());
+        assertEquals(ErrorCode.CLOSED, assertThrows(IdGenException.class, g::config).code());
         assertEquals("IdGenerator[closed]", g.toString());
     }
 

@@ -66,8 +66,9 @@ func Open(path string, explicit bool) (*Store, error) {
 		return nil, errs.Key("lease_dir", "%s does not exist (create it, e.g. install -d -m 1777 %s, or leave lease_dir out for %s)", path, path, "/var/tmp/idgen")
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
 		what := "not a directory"
-		if errors.Is(err, syscall.ELOOP) {
-			what = "a symlink, which idgen never follows"
+		var lst syscall.Stat_t
+		if errors.Is(err, syscall.ELOOP) || syscall.Lstat(path, &lst) == nil && lst.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+			what = "a symlink, which idgen never follows" // O_DIRECTORY|O_NOFOLLOW says ENOTDIR for one
 		}
 		return nil, errs.New(errs.ErrWorker, "lease_dir %s is %s (%s); use a real directory: install -d -m 1777 %s", path, what, describePath(path), path)
 	case err != nil:

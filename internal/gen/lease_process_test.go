@@ -36,6 +36,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperGenerate())
 	case "stream":
 		os.Exit(helperStream())
+	case "hold":
+		os.Exit(helperHold())
 	}
 	os.Exit(3)
 }
@@ -86,6 +88,39 @@ func helperStream() int {
 		fmt.Fprintln(w, id)
 		w.Flush()
 	}
+}
+
+// helperHold opens $CONFIG, prints its configuration string, issues ids
+// for $MS milliseconds, writes them to $OUT (binary) and exits 0.
+func helperHold() int {
+	g, err := OpenString(os.Getenv("CONFIG"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 6
+	}
+	fmt.Println(g.Config())
+	ms, _ := strconv.Atoi(os.Getenv("MS"))
+	var ids []int64
+	for end := time.Now().Add(time.Duration(ms) * time.Millisecond); time.Now().Before(end); {
+		id, err := g.Next()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 6
+		}
+		ids = append(ids, id)
+		time.Sleep(50 * time.Microsecond)
+	}
+	g.Close()
+	f, err := os.Create(os.Getenv("OUT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 6
+	}
+	defer f.Close()
+	if err := binary.Write(f, binary.LittleEndian, ids); err != nil {
+		return 6
+	}
+	return 0
 }
 
 func helper(mode string, env ...string) *exec.Cmd {

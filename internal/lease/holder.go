@@ -137,7 +137,7 @@ func (h *Holder) renewLocked(v int64) error {
 	case !h.deadline.IsZero() && !time.Now().Before(h.deadline):
 		return h.loseLocked(errs.New(errs.ErrWorker, "lease lost: %s: no renewal acknowledged for %s (lease_ttl): %v", h.claim.Where(), h.ttl, err))
 	}
-	return errs.New(errs.ErrWorker, "lease %s: cannot renew: %v", h.claim.Where(), err)
+	return errs.New(errs.ErrWorker, "lease lost for now: %s: cannot renew, so nothing is issued past the last fence: %v", h.claim.Where(), err)
 }
 
 func (h *Holder) loseLocked(err error) error {
@@ -151,6 +151,9 @@ func (h *Holder) loseLocked(err error) error {
 // hot path's slow lane, when the background renewal is late). It fails
 // when the holder is lost or the store does not acknowledge.
 func (h *Holder) Extend(v int64) error {
+	if err := h.Err(); err != nil {
+		return err
+	}
 	if v <= h.fence.Load() {
 		return nil
 	}

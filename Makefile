@@ -131,7 +131,7 @@ $(BENCH)/cbench: bench/c/bench.c include/idgen.h $(BENCH)/libidgen.so
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
 # make bench: every figure side by side in one run; see docs/BENCHMARKS.md.
-bench: $(BENCH)/cbench wheel java-lib
+bench: $(BENCH)/cbench $(BUILD)/holder wheel java-lib
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 

@@ -21,7 +21,24 @@ echo "kernel: $(uname -r); clocksource $(cat /sys/devices/system/clocksource/clo
 echo "go:     $($GO version | cut -d' ' -f3); python: $($VPY -c 'import sys; print(sys.version.split()[0])'); java: $(java -version 2>&1 | head -1)"
 echo
 
-echo "== C (bench/c/bench.c)"
+echo "== C (bench/c/bench.c), with a local ZooKeeper ensemble and PostgreSQL for the lease figures"
+SRV=$(mktemp -d /tmp/idgen-bench-srv-XXXXXX)
+chmod 755 "$SRV"
+trap 'tests/servers/zk.sh stop "$SRV/zk" >/dev/null 2>&1; tests/servers/pg.sh stop "$SRV/pg" >/dev/null 2>&1; rm -rf "$SRV"' EXIT
+if tests/servers/zk.sh start "$SRV/zk" >/dev/null 2>&1; then
+    export IDGEN_BENCH_ZK="zk://$(cat "$SRV/zk/connect")/idgen-bench"
+fi
+if tests/servers/pg.sh start "$SRV/pg" >/dev/null 2>&1; then
+    export IDGEN_BENCH_PG="$(cat "$SRV/pg/url") lease_table=idgen_bench"
+    # Renewal cost: statements a holder sends per second, counted by the server.
+    before=$(tests/servers/pg.sh psql "$SRV/pg" "SELECT xact_commit FROM pg_stat_database WHERE datname='idgen'")
+    "$BENCH/../holder" "preset=snowflake worker=$(cat "$SRV/pg/url") lease_table=idgen_cost" /dev/null 100000 >/dev/null &
+    hp=$!
+    sleep 30
+    kill -TERM $hp; wait $hp || true
+    after=$(tests/servers/pg.sh psql "$SRV/pg" "SELECT xact_commit FROM pg_stat_database WHERE datname='idgen'")
+    echo "  PostgreSQL renewal cost, one holder, lease_ttl=10s: $(( after - before )) transactions in 30 s (open + renewals + close) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
+fi
 "$BENCH/cbench" 1.0
 echo
 

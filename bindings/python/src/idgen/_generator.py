@@ -1,0 +1,304 @@
+"""Generator: a handle on one generator of the library, and the run-serving
+_RunGenerator that one-call-per-id layouts with a 1 ms tick become."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import re
+import threading
+import weakref
+from array import array
+from time import monotonic_ns as _monotonic_ns
+from typing import Any, Callable, Union
+
+from . import _ffi
+from ._errors import ConfigError, _check, _check_decode, _check_id, _cstr, _error
+from ._parts import Parts, _parts
+
+_ZERO = (0,)
+
+
+def _id_list(n: int, fill: Callable[[int], int]) -> list[int]:
+    """n ids as a list: fill(address) writes them into an int64 buffer."""
+    if n < 0:
+        raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
+    if n == 0:
+        return []
+    out = array("q", _ZERO) * n
+    addr, _ = out.buffer_info()
+    _check(fill(addr))
+    return out.tolist()
+
+
+def _int64_buffer(buf: Any) -> tuple[Any, int]:
+    """A ctypes view of a writable, contiguous buffer of int64, and its length."""
+    try:
+        view = memoryview(buf)
+    except TypeError:
+        raise TypeError(f"expected a writable buffer of int64, not {type(buf).__name__}") from None
+    fmt = view.format.lstrip("@=<")
+    if view.itemsize != 8 or fmt not in ("q", "l"):
+        raise TypeError(f"expected a buffer of int64 (format 'q'), got format {view.format!r}")
+    if view.readonly:
+        raise TypeError("the buffer is read-only")
+    if not view.c_contiguous:
+        raise TypeError("the buffer must be contiguous")
+    n = view.nbytes // 8
+    if n == 0:
+        return None, 0
+    return (ctypes.c_int64 * n).from_buffer(view), n
+
+
+# ---- generators ----------------------------------------------------------------
+
+_UNIT = re.compile(r"(?:^| )unit=(\d+)(ms|s)(?: |$)")
+_SEQ = re.compile(r"(?:^| )layout=\S*?\bseq:(\d+)")
+
+
+def _tick_ms(config: str) -> int:
+    """The tick of a resolved config in ms; 0 if it has none (zxid)."""
+    m = _UNIT.search(config)
+    if m is None:
+        return 0
+    return int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+
+# next_id reserves runs of ids ahead (see Generator.next_id). An id of a run
+# is handed out at most _FRESH_NS after the run was reserved; a run holds at
+# most _MAX_RUN ids and at most a quarter of one tick's sequence.
+_FRESH_NS = 1_000_000
+_MAX_RUN = 1024
+
+
+def _run_limit(config: str, tick_ms: int) -> int:
+    """The longest run next_id may reserve for a generator of this
+    (resolved) config: 1, no runs, unless it is a Snowflake-family scheme
+    on a 1 ms tick. ZooKeeper session ids and zxids are dense counters a
+    dropped run would leave holes in, and on a longer tick a run could wait
+    for the next tick while its first ids grow old."""
+    seq = _SEQ.search(config)
+    if " on_exhausted=" not in config or tick_ms != 1 or seq is None:
+        return 1
+    return max(1, min(_MAX_RUN, (1 << int(seq.group(1))) >> 2))
+
+
+def _close_handle(handle: ctypes.c_void_p) -> None:
+    if _ffi.loaded():
+        _ffi.lib().quick.idgen_close(handle)
+
+
+# Every open generator, so that a forked child can drop the runs its parent
+# had reserved (the child then gets ForkedError from the library).
+_live: "weakref.WeakSet[Generator]" = weakref.WeakSet()
+
+
+def _drop_runs_in_child() -> None:
+    for g in list(_live):
+        g._lock = threading.Lock()  # the parent may have held it at fork
+        g._drop()
+        g._k = 1
+
+
+os.register_at_fork(after_in_child=_drop_runs_in_child)
+
+
+class Generator:
+    """An id generator opened from a configuration string.
+
+    Thread-safe; ids strictly increase across all threads. Use it as a
+    context manager or call :meth:`close`; a finaliser closes a generator
+    that is dropped unclosed.
+    """
+
+    __slots__ = (
+        "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_filled", "_k",
+        "_kmax", "_lock", "_finalizer", "__weakref__",
+    )
+
+    def __init__(self, config: str = "") -> None:
+        lib = _ffi.lib()
+        raw = _cstr(config, "config")
+        handle = ctypes.c_void_p()
+        # Opening may wait (a lease's recorded time): release the GIL.
+        _check(lib.waiting.idgen_open(raw, ctypes.byref(handle)))
+        token = handle.value or 0
+        # ctypes passes a Python int below 2**31 as a C int, sign-extended
+        # into the pointer-sized register: the cheapest argument it has
+        # (~40 ns less than a c_void_p). Tokens are small until about two
+        # thousand generators have been opened; larger ones stay c_void_p.
+        self._h: Union[int, ctypes.c_void_p] = token if 0 < token < 1 << 31 else handle
+        self._finalizer = weakref.finalize(self, _close_handle, handle)
+        resolved = self.config
+        tick_ms = _tick_ms(resolved)
+        # A tick longer than 1 ms can mean a long wait for the next one:
+        # then a single next releases the GIL; otherwise it keeps it
+        # (cheaper). A batch may wait for a tick: it always releases it.
+        self._next = lib.waiting.idgen_next if tick_ms > 1 else lib.quick.idgen_next
+        self._fill: Callable[[int, int], int] = functools.partial(lib.waiting.idgen_next_batch, self._h)
+        # The reserved run, smallest id last; _fresh is the monotonic time
+        # until which it may be handed out (0: nothing reserved).
+        self._ids: list[int] = []
+        self._pop = self._ids.pop
+        self._fresh = 0
+        self._filled = 0
+        self._k = 1
+        self._kmax = _run_limit(resolved, tick_ms)
+        self._lock = threading.Lock()
+        _live.add(self)
+        if self._kmax > 1:
+            # Chosen once here rather than tested in every next_id: the test
+            # would cost ~5-10 ns on the hot path.
+            self.__class__ = _RunGenerator
+
+    def __enter__(self) -> Generator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if not self._finalizer.alive:
+            return "<idgen.Generator closed>"
+        return f"<idgen.Generator {self.config!r}>"
+
+    def close(self) -> None:
+        """Closes the generator and releases its lease. Idempotent."""
+        with self._lock:
+            self._drop()
+            self._finalizer()
+
+    def next_id(self) -> int:
+        """The next id.
+
+        Called often, this hands out ids from a run the generator reserved
+        ahead with one batch call (up to 1024 ids, on Snowflake-family
+        layouts with a 1 ms tick only). An id of a run is handed out at most
+        1 ms after the run was reserved, never out of order: every id is
+        larger than any id this generator handed out before it, through any
+        method and thread. Runs not used in time are dropped (a gap in the
+        sequence); so are runs held at close and in a forked child.
+        """
+        # Loading the function into a local first is ~25 ns cheaper than
+        # self._next(...): CPython does not specialise a method call on a
+        # slot that holds a plain callable.
+        call = self._next
+        v: int = call(self._h)
+        if v < 0:
+            raise _error(v)
+        return v
+
+    def _drop(self) -> None:
+        """Forgets the reserved run (holding _lock)."""
+        self._fresh = 0
+        self._ids.clear()
+
+    def _batch(self, addr: int, n: int) -> int:
+        """Writes n ids at addr, after every id reserved for next_id."""
+        with self._lock:
+            self._drop()
+            return self._fill(addr, n)
+
+    def next_ids(self, n: int) -> list[int]:
+        """A list of n strictly increasing ids."""
+        return _id_list(n, lambda addr: self._batch(addr, n))
+
+    def next_ids_into(self, buf: Any) -> None:
+        """Fills a writable buffer of int64 (array('q'), a numpy int64
+        array, a memoryview) with strictly increasing ids, in place."""
+        view, n = _int64_buffer(buf)
+        if n:
+            _check(self._batch(ctypes.addressof(view), n))
+
+    def decode(self, id: int) -> Parts:
+        """The fields of an id of this generator's layout."""
+        p = _ffi.Parts()
+        _check_decode(_ffi.lib().quick.idgen_decode_with(self._h, _check_id(id), ctypes.byref(p)))
+        return _parts(p)
+
+    def compose(
+        self,
+        *,
+        unix_ms: int = -1,
+        time: int = -1,
+        epoch: int = 0,
+        datacenter: int = 0,
+        worker: int = 0,
+        sequence: int = 0,
+    ) -> int:
+        """Builds an id from its fields (the inverse of :meth:`decode`).
+
+        ``unix_ms`` is used unless it is negative, then the raw ``time``.
+        A field the layout lacks must be -1 or 0; a value that does not fit
+        raises :class:`RangeError`.
+        """
+        p = _ffi.Parts(0, *(_check_id(v, k) for k, v in (
+            ("unix_ms", unix_ms), ("time", time), ("epoch", epoch),
+            ("datacenter", datacenter), ("worker", worker), ("sequence", sequence))))
+        out = ctypes.c_int64()
+        _check(_ffi.lib().quick.idgen_compose(self._h, ctypes.byref(p), ctypes.byref(out)))
+        return out.value
+
+    @property
+    def config(self) -> str:
+        """The effective configuration, worker and datacenter resolved."""
+        cap = 512
+        while True:
+            buf = ctypes.create_string_buffer(cap)
+            rc = _ffi.lib().quick.idgen_config_string(self._h, buf, cap)
+            if rc == _ffi.ERANGE and cap < 1 << 20:
+                cap *= 4
+                continue
+            _check(rc)
+            return buf.value.decode("utf-8")
+
+
+class _RunGenerator(Generator):
+    """A Generator whose next_id hands out runs (see Generator.next_id);
+    Generator.__init__ makes a generator one when its layout allows runs."""
+
+    __slots__ = ()
+
+    def next_id(self) -> int:
+        """The next id (see Generator.next_id), from the reserved run."""
+        if _monotonic_ns() < self._fresh:
+            try:
+                return self._pop()
+            except IndexError:
+                pass
+        return self._take()
+
+    def _take(self) -> int:
+        """next_id when the run is used up or stale: reserves the next run,
+        twice as long if the last one was used up within its time, half as
+        long if it went stale; a run of 1 is a plain call."""
+        with self._lock:
+            now = _monotonic_ns()
+            if now < self._fresh:  # another thread reserved a run meanwhile
+                try:
+                    return self._pop()
+                except IndexError:
+                    pass
+            k = self._k
+            if self._ids:
+                k = max(1, k >> 1)
+            elif now - self._filled < _FRESH_NS:
+                k = min(k << 1, self._kmax)
+            self._k = k
+            self._drop()
+            if k == 1:
+                v: int = self._next(self._h)
+                self._filled = _monotonic_ns()
+                if v < 0:
+                    raise _error(v)
+                return v
+            ids = _id_list(k, lambda addr: self._fill(addr, k))
+            ids.reverse()
+            v = ids.pop()
+            # A new list: a thread still holding the old one's pop finds it
+            # empty and comes here.
+            self._ids = ids
+            self._pop = ids.pop
+            self._filled = _monotonic_ns()
+            self._fresh = self._filled + _FRESH_NS
+            return v

@@ -15,7 +15,7 @@ GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_t
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-abi test-c test-purego test-python test-java test-fleet \
+.PHONY: all lib demo test test-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-fleet \
         bench wheel python-env clean
 
 all: lib
@@ -38,7 +38,7 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-abi test-c test-purego test-python test-java test-fleet
+test: test-go test-abi test-c test-cpp test-install test-purego test-python test-java test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
@@ -61,6 +61,41 @@ $(BUILD)/ctest: ctest/harness.c include/idgen.h $(LIB)
 
 test-c: $(BUILD)/ctest
 	cd $(BUILD) && ./ctest
+
+# include/idgen.hpp: C++17 RAII over the C ABI, warnings as errors.
+$(BUILD)/test_hpp: tests/cpp/test_hpp.cpp include/idgen.hpp include/idgen.h $(LIB)
+	g++ -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -Iinclude -pthread $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+test-cpp: $(BUILD)/test_hpp
+	cd $(BUILD) && ./test_hpp
+
+# ---- install: lib/libidgen.so.0 (+ libidgen.so), include/idgen.h(pp), pkg-config
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+VERSION := $(shell sed -n 's/^#define IDGEN_VERSION_STRING "\(.*\)"/\1/p' include/idgen.h)
+
+install: $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidgen.so.0
+	ln -sf libidgen.so.0 $(DESTDIR)$(PREFIX)/lib/libidgen.so
+	install -m 0644 include/idgen.h include/idgen.hpp $(DESTDIR)$(PREFIX)/include/
+	sed 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(VERSION)|' packaging/idgen.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/idgen.pc
+	@echo "installed under $(DESTDIR)$(PREFIX)"
+
+# The README's link line, followed literally against a fresh install.
+test-install:
+	@command -v pkg-config >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq pkgconf >/dev/null; } \
+	  || { echo "test-install: pkg-config is missing (apt-get install pkgconf)"; exit 1; }
+	rm -rf $(BUILD)/inst && mkdir -p $(BUILD)/inst
+	$(MAKE) --no-print-directory install PREFIX=$(BUILD)/inst/usr DESTDIR= >/dev/null
+	PKG_CONFIG_PATH=$(BUILD)/inst/usr/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	  cc -o $(BUILD)/inst/app-c cmd/demo/demo.c $$(pkg-config --cflags --libs idgen) && \
+	  g++ -std=c++17 -o $(BUILD)/inst/app-cpp -x c++ - $$(pkg-config --cflags --libs idgen) <<<'#include <idgen.hpp>'$$'\n''#include <cstdio>'$$'\n''int main() { idgen::Generator g("worker=3"); std::printf("%lld\n", (long long)g.next()); }' && \
+	  $(BUILD)/inst/app-c "preset=snowflake worker=3" | grep -q 'worker' && \
+	  $(BUILD)/inst/app-cpp | grep -qE '^[0-9]+$$' && \
+	  ldd $(BUILD)/inst/app-c | grep -q '$(BUILD)/inst/usr/lib/libidgen.so.0' && \
+	  echo "test-install: pkg-config builds C and C++ programs that run against $(BUILD)/inst/usr/lib/libidgen.so.0"
 
 test-purego: $(LIB)
 	IDGEN_LIBRARY=$(LIB) $(GO) test -count=1 -tags abi ./abitest

@@ -99,7 +99,7 @@ const char *idgen_last_error(void);
 /* An opaque token naming a generator. It is never dereferenced; a closed
  * or made-up token is detected (IDGEN_ECLOSED), and tokens are never
  * reused. */
-typedef struct idgen idgen_t;
+typedef struct idgen_handle idgen_t; /* the tag leaves "idgen" free for the C++ namespace */
 
 /* The fields of an id. A field the layout lacks is -1. */
 typedef struct {

@@ -1,0 +1,100 @@
+// Tests of include/idgen.hpp: RAII, moves, exceptions with codes, threads,
+// batches. Prints "N passed, N failed"; exits 1 on a failure.
+#include "idgen.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <thread>
+#include <vector>
+
+static int passed, failed;
+
+#define CHECK(cond, what)                                              \
+    do {                                                               \
+        if (cond) {                                                    \
+            passed++;                                                  \
+        } else {                                                       \
+            failed++;                                                  \
+            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, what); \
+        }                                                              \
+    } while (0)
+
+template <class F> static int code_of(F f) {
+    try {
+        f();
+    } catch (const idgen::Error &e) {
+        return e.code();
+    }
+    return 0;
+}
+
+int main() {
+    {
+        idgen::Generator g("preset=snowflake datacenter=3 worker=7");
+        int64_t a = g.next(), b = g.next();
+        CHECK(a >= 0 && b > a, "next increases");
+        idgen_parts p = g.decode(b);
+        CHECK(p.datacenter == 3 && p.worker == 7, "decode");
+        CHECK(g.compose(p) == b, "compose(decode(id)) == id");
+        CHECK(g.config().find("worker=7") != std::string::npos, "config string");
+        std::vector<int64_t> buf(10000);
+        g.next(buf.data(), buf.size());
+        CHECK(std::is_sorted(buf.begin(), buf.end()) && std::adjacent_find(buf.begin(), buf.end()) == buf.end() && buf[0] > b,
+              "batch strictly increasing");
+    }
+    {
+        CHECK(code_of([] { idgen::Generator g("bogus=1"); }) == IDGEN_EINVAL, "bad config throws EINVAL");
+        try {
+            idgen::Generator g("worker=99");
+        } catch (const idgen::Error &e) {
+            CHECK(std::string(e.what()).find("worker") != std::string::npos, "the message names the key");
+        }
+        CHECK(code_of([] { idgen::Generator g(std::string_view("worker=1\0x", 10)); }) == IDGEN_EINVAL, "embedded NUL");
+        idgen::Generator g("preset=baidu worker=0");
+        CHECK(code_of([&] { g.next(); }) == IDGEN_EOVERFLOW, "baidu's bits ran out: EOVERFLOW");
+        CHECK(code_of([&] { g.decode(-1); }) == IDGEN_EINVAL, "decode of a negative id");
+    }
+    {
+        idgen::Generator a("preset=snowflake worker=1");
+        int64_t first = a.next();
+        idgen::Generator b(std::move(a));
+        CHECK(b.next() > first, "a moved generator keeps its state");
+        CHECK(code_of([&] { a.next(); }) == IDGEN_ECLOSED, "the moved-from generator throws ECLOSED");
+        idgen::Generator c("preset=snowflake worker=2");
+        c = std::move(b);
+        CHECK(c.decode(c.next()).worker == 1, "move assignment takes the other's handle");
+        c.close();
+        c.close();
+        CHECK(code_of([&] { c.next(); }) == IDGEN_ECLOSED, "use after close throws ECLOSED");
+    }
+    {
+        idgen::Generator g("preset=snowflake worker=4");
+        const int threads = 4, per = 50000;
+        std::vector<std::vector<int64_t>> ids(threads);
+        std::vector<std::thread> ts;
+        for (int t = 0; t < threads; t++)
+            ts.emplace_back([&, t] {
+                for (int i = 0; i < per; i++)
+                    ids[t].push_back(g.next());
+            });
+        for (auto &t : ts)
+            t.join();
+        std::set<int64_t> all;
+        bool ordered = true;
+        for (auto &v : ids) {
+            ordered &= std::is_sorted(v.begin(), v.end());
+            all.insert(v.begin(), v.end());
+        }
+        CHECK(ordered && all.size() == static_cast<size_t>(threads * per), "4 threads: unique, increasing per thread");
+    }
+    {
+        CHECK(idgen::format(910499571847892992LL, 62, true) == "15G63YLn9Ae", "format base 62");
+        CHECK(idgen::parse("15G63YLn9Ae") == 910499571847892992LL, "parse base 62");
+        CHECK(code_of([] { idgen::parse("not base 62!"); }) == IDGEN_EINVAL, "parse garbage");
+        idgen::configure("preset=snowflake worker=6");
+        CHECK(idgen::next_id() >= 0, "default generator");
+    }
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -123,8 +123,8 @@ static void lease_ratio(const char *name, const char *source) {
             return;
         snprintf(cfg, sizeof cfg, "layout=time:41,seq:22 worker=lease lease_dir=%s", dir);
     } else {
-        snprintf(cfg, sizeof cfg, "layout=time:41,worker:10,seq:12 worker=%s", source);
-        snprintf(fixed, sizeof fixed, "layout=time:41,worker:10,seq:12 worker=0");
+        snprintf(cfg, sizeof cfg, "layout=time:41,worker:4,seq:18 worker=%s", source);
+        snprintf(fixed, sizeof fixed, "layout=time:41,worker:4,seq:18 worker=0");
     }
     double v_open[ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {

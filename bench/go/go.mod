@@ -9,4 +9,12 @@ require (
 
 require github.com/sony/sonyflake/v2 v2.0.0
 
+require (
+	github.com/go-zookeeper/zk v1.0.4 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/pgx/v5 v5.12.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)
+
 replace github.com/idgen/idgen => ../..

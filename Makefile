@@ -85,7 +85,7 @@ install: $(LIB)
 
 # The README's link line, followed literally against a fresh install.
 test-install:
-	@command -v pkg-config >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq pkgconf >/dev/null; } \
+	@command -v pkg-config >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && apt-get install -y -qq pkgconf >/dev/null; } \
 	  || { echo "test-install: pkg-config is missing (apt-get install pkgconf)"; exit 1; }
 	rm -rf $(BUILD)/inst && mkdir -p $(BUILD)/inst
 	$(MAKE) --no-print-directory install PREFIX=$(BUILD)/inst/usr DESTDIR= >/dev/null

@@ -78,10 +78,10 @@ def main() -> None:
     noop1 = lib.quick.idgen_bench_noop1
     noop1.restype = ctypes.c_int64
     noop1.argtypes = None  # exactly as idgen_next is declared
-    unc = idgen.Generator("layout=time:41,seq:22")
-    sf = idgen.Generator("preset=snowflake")
+    unc = idgen.Generator("layout=time:41,seq:22 worker=0")
+    sf = idgen.Generator("preset=snowflake worker=0")
     py = PySnowflake(1)
-    idgen.configure("layout=time:41,seq:22")
+    idgen.configure("layout=time:41,seq:22 worker=0")
     arg = unc._h  # the handle exactly as next_id passes it
 
     bare_call = functools.partial(noop1, arg)  # C-level: no Python frame

@@ -59,7 +59,7 @@ public final class Bench {
     }
 
     public static void main(String[] args) {
-        IdGenerator unc = IdGenerator.open("layout=time:41,seq:22");
+        IdGenerator unc = IdGenerator.open("layout=time:41,seq:22 worker=0");
         IdGenerator sf = IdGenerator.open("preset=snowflake worker=1");
         Snowflake hutool = new Snowflake(null, 1, 0, false);
         long arg = 12345;

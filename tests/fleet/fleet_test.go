@@ -561,6 +561,9 @@ func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
 			add("C pair-leasing", c1.pair())
 			c2 := startHolder(t, cfgDC, 500)
 			add("C datacenter=0", c2.pair())
+			c3 := startHolder(t, strings.Replace(cfgDC, "datacenter=0", "datacenter=1", 1), 500)
+			add("C datacenter=1", c3.pair())
+			require.True(t, strings.HasPrefix(c3.pair(), "1/"), c3.pair())
 			var procs []*exec.Cmd
 			leased := func(name string, cmd *exec.Cmd) {
 				out, err := cmd.StdoutPipe()
@@ -597,6 +600,7 @@ func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
 			t.Logf("%s: %d generators from C, Python and Java, pair-leasing and datacenter=0, hold distinct pairs: %v", s.name, len(pairs), pairs)
 			c1.stop()
 			c2.stop()
+			c3.stop()
 		})
 	}
 }

@@ -157,7 +157,7 @@ func (m *leaser) start(h *holding, take func(lease.Claim) (*holding, error), ski
 					cancel()
 					continue
 				}
-				_ = cur.h.Release(cur.h.Fence()) // the lost claim: the store refuses it if taken
+				_ = cur.h.Release(cur.h.Acked()) // the lost claim: the store refuses it if taken
 				m.setPairLocked(nh.pair)
 				m.hold.Store(nh)
 				break

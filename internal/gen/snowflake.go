@@ -279,7 +279,7 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			return 0, 0, 0, 0, g.overflow()
 		}
 		got := min(n, g.seqMask-s+1)
-		if h != nil && (t > h.h.Fence() || h.h.Err() != nil) {
+		if h != nil && t > h.h.Fence() { // below every tick once lost
 			if err := h.h.Extend(t); err != nil {
 				if g.state.Load()&closedBit != 0 {
 					return 0, 0, 0, 0, errClosed

@@ -3,6 +3,7 @@ package lease
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,7 +24,8 @@ import (
 type Holder struct {
 	claim Claim
 	ttl   time.Duration
-	fence atomic.Int64
+	fence atomic.Int64          // acked while held; math.MinInt64 once lost, so one check serves both
+	acked atomic.Int64          // the last acknowledged fence, never lowered
 	lost  atomic.Pointer[error] // set once: lost or released
 	gone  chan struct{}         // closed when lost is set
 
@@ -41,6 +43,7 @@ type Holder struct {
 func Hold(c Claim, ttl time.Duration, first Record) (*Holder, error) {
 	h := &Holder{claim: c, ttl: ttl, gone: make(chan struct{}), backw: first.Backwards}
 	h.fence.Store(-1)
+	h.acked.Store(-1)
 	h.mu.Lock()
 	err := h.renewLocked(first.IssuedUpTo)
 	h.mu.Unlock()
@@ -56,8 +59,14 @@ func Hold(c Claim, ttl time.Duration, first Record) (*Holder, error) {
 // Claim is the held claim.
 func (h *Holder) Claim() Claim { return h.claim }
 
-// Fence is the highest value the generator may issue.
+// Fence is the highest value the generator may issue: the last
+// acknowledged fence while the holder holds, below every value once it is
+// lost or released (so the hot path needs one comparison).
 func (h *Holder) Fence() int64 { return h.fence.Load() }
+
+// Acked is the last fence the store acknowledged, lost or not: everything
+// the generator issued is at or below it.
+func (h *Holder) Acked() int64 { return h.acked.Load() }
 
 // Err is nil while the holder holds; then why it does not.
 func (h *Holder) Err() error {
@@ -122,7 +131,7 @@ func (h *Holder) renewLocked(v int64) error {
 	if !h.deadline.IsZero() && !time.Now().Before(h.deadline) {
 		return h.loseLocked(errs.New(errs.ErrWorker, "lease lost: %s: no renewal acknowledged for %s (lease_ttl)", h.claim.Where(), h.ttl))
 	}
-	v = max(v, h.fence.Load())
+	v = max(v, h.acked.Load())
 	sent := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), h.ttl/3)
 	err := h.claim.Renew(ctx, Record{IssuedUpTo: v, Backwards: h.backw})
@@ -130,7 +139,10 @@ func (h *Holder) renewLocked(v int64) error {
 	switch {
 	case err == nil:
 		h.deadline = sent.Add(h.ttl)
-		h.fence.Store(v)
+		h.acked.Store(v)
+		if h.Err() == nil {
+			h.fence.Store(v)
+		}
 		return nil
 	case errors.Is(err, ErrGone):
 		return h.loseLocked(errs.New(errs.ErrWorker, "lease lost: %s: %v", h.claim.Where(), err))
@@ -142,6 +154,7 @@ func (h *Holder) renewLocked(v int64) error {
 
 func (h *Holder) loseLocked(err error) error {
 	if h.lost.CompareAndSwap(nil, &err) {
+		h.fence.Store(math.MinInt64)
 		close(h.gone)
 	}
 	return *h.lost.Load()
@@ -169,7 +182,7 @@ func (h *Holder) Extend(v int64) error {
 	if err := h.renewLocked(want); err != nil {
 		return err
 	}
-	if v > h.fence.Load() {
+	if v > h.acked.Load() {
 		return errs.New(errs.ErrWorker, "lease %s: the fence did not move", h.claim.Where())
 	}
 	return nil
@@ -201,6 +214,7 @@ func (h *Holder) Release(last int64) error {
 	} else {
 		close(h.gone)
 	}
+	h.fence.Store(math.MinInt64)
 	ctx, cancel := context.WithTimeout(context.Background(), h.ttl)
 	defer cancel()
 	err := h.claim.Release(ctx, Record{IssuedUpTo: last, Backwards: h.backw})

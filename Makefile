@@ -15,12 +15,24 @@ GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_t
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-fleet \
+.PHONY: all lib demo test test-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-fleet docs-pictures \
         bench wheel python-env clean
 
-all: lib
+all: lib $(BUILD)/idgen
 
 lib: $(LIB)
+
+# The idgen CLI (Go, on internal/; no cgo).
+$(BUILD)/idgen: $(GO_SRC) $(wildcard cmd/idgen/*.go)
+	@mkdir -p $(BUILD)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $@ ./cmd/idgen
+
+# docs/pictures: the bit layout of every preset, drawn by idgen explain --svg.
+PRESETS := snowflake hutool mybatis-plus leaf baidu sonyflake sonyflake-v2 js53 zk-session zxid
+docs-pictures: $(BUILD)/idgen
+	@mkdir -p docs/pictures
+	@for p in $(PRESETS); do $(BUILD)/idgen explain -c "preset=$$p worker=0" --svg docs/pictures/$$p.svg >/dev/null || exit 1; done
+	@echo "docs/pictures: $(words $(PRESETS)) layouts"
 
 $(LIB): $(GO_SRC)
 	@mkdir -p $(BUILD)
@@ -75,8 +87,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 VERSION := $(shell sed -n 's/^#define IDGEN_VERSION_STRING "\(.*\)"/\1/p' include/idgen.h)
 
-install: $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+install: $(LIB) $(BUILD)/idgen
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BUILD)/idgen $(DESTDIR)$(PREFIX)/bin/idgen
 	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidgen.so.0
 	ln -sf libidgen.so.0 $(DESTDIR)$(PREFIX)/lib/libidgen.so
 	install -m 0644 include/idgen.h include/idgen.hpp $(DESTDIR)$(PREFIX)/include/
@@ -95,6 +108,7 @@ test-install:
 	  $(BUILD)/inst/app-c "preset=snowflake worker=3" | grep -q 'worker' && \
 	  $(BUILD)/inst/app-cpp | grep -qE '^[0-9]+$$' && \
 	  ldd $(BUILD)/inst/app-c | grep -q '$(BUILD)/inst/usr/lib/libidgen.so.0' && \
+	  $(BUILD)/inst/usr/bin/idgen decode -c 'preset=snowflake worker=0' 910499571847892992 | grep -q 'worker=25' && \
 	  echo "test-install: pkg-config builds C and C++ programs that run against $(BUILD)/inst/usr/lib/libidgen.so.0"
 
 test-purego: $(LIB)

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math/big"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/layout"
+)
+
+// rfc3339 prints unix ms as RFC 3339, or says it lies beyond year 9999.
+func rfc3339(ms int64) string {
+	if ms < 0 || ms > 253402300799999 {
+		return fmt.Sprintf("%d ms since 1970 (beyond year 9999)", ms)
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
+}
+
+// letters draw each field in the bar.
+var letters = map[layout.FieldKind]byte{
+	layout.FieldTime: 't', layout.FieldDatacenter: 'd', layout.FieldWorker: 'w', layout.FieldSeq: 's',
+	layout.FieldEpoch: 'e', layout.FieldCounter: 'c', layout.FieldBackwards: 'b',
+}
+
+// explainText is the drawing and the limits; python -m idgen prints the
+// same text (bindings/python/tests/test_cli.py compares them).
+func explainText(c *config.Spec) string {
+	var b strings.Builder
+	l := &c.Layout
+	fmt.Fprintf(&b, "preset=%s layout=%s", c.Preset, l)
+	if c.Scheme != config.SchemeZxid {
+		fmt.Fprintf(&b, " unit=%s epoch=%s", config.FormatUnit(c.Unit), rfc3339(c.EpochMs))
+	}
+	b.WriteString("\n\n")
+	bar := []byte(strings.Repeat("0", 64-int(l.Bits())))
+	for _, f := range l.Fields {
+		bar = append(bar, strings.Repeat(string(letters[f.Kind]), int(f.Width))...)
+	}
+	fmt.Fprintf(&b, "  63%s0\n  |%s|\n", strings.Repeat(" ", 60), bar)
+	if 64-l.Bits() > 0 {
+		fmt.Fprintf(&b, "  bits %2d..%-2d  %-10s %2d bit%s  always 0 (ids are never negative)\n", 63, l.Bits(), "-", 64-l.Bits(), plural(64-l.Bits()))
+	}
+	for _, f := range l.Fields {
+		hi := f.Shift + f.Width - 1
+		desc := fmt.Sprintf("0..%d", f.Max())
+		switch f.Kind {
+		case layout.FieldTime:
+			desc = "units of " + config.FormatUnit(c.Unit) + " since the epoch"
+			if c.Scheme == config.SchemeSession {
+				desc = "low bits of the ms at opening, carried into by the sequence"
+			}
+		case layout.FieldSeq:
+			desc = fmt.Sprintf("0..%d per tick", f.Max())
+		}
+		fmt.Fprintf(&b, "  bits %2d..%-2d  %-10s %2d bit%s  %s\n", hi, f.Shift, f.Kind, f.Width, plural(f.Width), desc)
+	}
+	b.WriteByte('\n')
+	workers, dcs := int64(1), int64(1)
+	if f, ok := l.Field(layout.FieldWorker); ok {
+		workers = f.Max() + 1
+	}
+	if f, ok := l.Field(layout.FieldDatacenter); ok {
+		dcs = f.Max() + 1
+	}
+	switch c.Scheme {
+	case config.SchemeTime:
+		sf, _ := l.Field(layout.FieldSeq)
+		perSec := new(big.Int).Mul(big.NewInt(sf.Max()+1), big.NewInt(int64(time.Second/time.Millisecond)))
+		perSec.Div(perSec, big.NewInt(c.Unit.Milliseconds()))
+		fmt.Fprintf(&b, "ids per second per worker: %s\n", perSec)
+	case config.SchemeSession:
+		b.WriteString("ids per second per worker: no fixed limit (the counter may run ahead of the clock)\n")
+	case config.SchemeZxid:
+		cf, _ := l.Field(layout.FieldCounter)
+		ef, _ := l.Field(layout.FieldEpoch)
+		fmt.Fprintf(&b, "ids per epoch: %d; epochs: %d\n", cf.Max(), ef.Max()+1)
+	}
+	if dcs > 1 {
+		fmt.Fprintf(&b, "workers: %d (%d datacenters x %d workers)\n", dcs*workers, dcs, workers)
+	} else {
+		fmt.Fprintf(&b, "workers: %d\n", workers)
+	}
+	if tf, ok := l.Field(layout.FieldTime); ok && c.Scheme == config.SchemeTime {
+		end := new(big.Int).Mul(big.NewInt(tf.Max()+1), big.NewInt(c.Unit.Milliseconds()))
+		end.Add(end, big.NewInt(c.EpochMs))
+		if end.IsInt64() && end.Int64() <= 253402300799999 {
+			t := time.UnixMilli(end.Int64()).UTC()
+			fmt.Fprintf(&b, "time field runs out: %s (year %d)\n", t.Format(time.RFC3339Nano), t.Year())
+		} else {
+			b.WriteString("time field runs out: after year 9999\n")
+		}
+	}
+	return b.String()
+}
+
+func plural(n uint) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// explainSVG draws the layout as boxes, 12 px per bit.
+func explainSVG(c *config.Spec) string {
+	const px, h, top = 12, 40, 30
+	colors := map[layout.FieldKind]string{
+		layout.FieldTime: "#8ecae6", layout.FieldDatacenter: "#ffb703", layout.FieldWorker: "#fb8500",
+		layout.FieldSeq: "#90be6d", layout.FieldEpoch: "#cdb4db", layout.FieldCounter: "#a8dadc", layout.FieldBackwards: "#e76f51",
+	}
+	var b strings.Builder
+	width := 64*px + 20
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, top+h+40)
+	title := c.Preset + ": " + c.Layout.String()
+	if c.Scheme != config.SchemeZxid {
+		title += ", unit " + config.FormatUnit(c.Unit) + ", epoch " + rfc3339(c.EpochMs)
+	}
+	fmt.Fprintf(&b, `<text x="10" y="18" font-weight="bold">%s</text>`+"\n", xmlEscape(title))
+	x := 10
+	if pad := 64 - int(c.Layout.Bits()); pad > 0 {
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#dddddd" stroke="#333"/>`+"\n", x, top, pad*px, h)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">0</text>`+"\n", x+pad*px/2, top+h/2+4)
+		x += pad * px
+	}
+	for _, f := range c.Layout.Fields {
+		w := int(f.Width) * px
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#333"/>`+"\n", x, top, w, h, colors[f.Kind])
+		label := fmt.Sprintf("%s %d", f.Kind, f.Width)
+		if w < len(label)*7 {
+			label = fmt.Sprintf("%d", f.Width)
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", x+w/2, top+h/2+4, xmlEscape(label))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="start" font-size="10">%d</text>`+"\n", x+1, top+h+14, f.Shift+f.Width-1)
+		x += w
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" font-size="10">0</text>`+"\n", x-1, top+h+14)
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+func xmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+func cmdExplain(o *opts, w *bufio.Writer) error {
+	if len(o.args) > 0 {
+		return usageError{"explain takes no arguments"}
+	}
+	g, c, err := openNoLease(o.config)
+	if err != nil {
+		return err
+	}
+	g.Close()
+	w.WriteString(explainText(c))
+	if o.svg != "" {
+		if err := os.WriteFile(o.svg, []byte(explainSVG(c)), 0o644); err != nil {
+			return fmt.Errorf("--svg: %w", err)
+		}
+	}
+	return nil
+}

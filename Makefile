@@ -149,7 +149,7 @@ wheel: $(LIB) $(VENV)/.ok
 	rm -f $(PYPKG)/src/idgen/libidgen.so
 	@ls $(BUILD)/wheel
 
-test-python: wheel
+test-python: wheel $(BUILD)/idgen
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	cd $(PYPKG) && $(VPY) -m mypy --strict src/idgen tests
 	cd $(PYPKG) && IDGEN_WHEEL=$$(ls $(BUILD)/wheel/*.whl) $(VPY) -m pytest -q tests

@@ -260,7 +260,7 @@ def test_python_dash_m() -> None:
     assert r.returncode == 0 and len(ids) == 3 and ids == sorted(set(ids)), r.stderr
     r = subprocess.run([sys.executable, "-m", "idgen", "decode", "--config", "preset=zxid", "21474836487"],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0 and "epoch=5" in r.stdout and "sequence=7" in r.stdout and "time=-" in r.stdout, r.stdout
+    assert r.returncode == 0 and "epoch=5" in r.stdout and "sequence=7" in r.stdout and "time=" not in r.stdout, r.stdout
 
 
 def test_cli() -> None:
@@ -271,7 +271,7 @@ def test_cli() -> None:
     assert r.returncode == 0 and len(ids) == 3 and ids == sorted(ids)
     r = run_python("from idgen.__main__ import main; raise SystemExit(main(['decode', '910499571847892992', '--config', 'preset=snowflake']))")
     assert r.returncode == 0
-    assert "datacenter=17 worker=25 sequence=0" in r.stdout and "2017-09-20T13:43:08.849000+00:00" in r.stdout
+    assert "datacenter=17 worker=25 sequence=0" in r.stdout and "time=2017-09-20T13:43:08.849Z" in r.stdout
     r = run_python("from idgen.__main__ import main; raise SystemExit(main(['next', '--config', 'bogus=1']))")
     assert r.returncode == 1 and "bogus" in r.stderr
 

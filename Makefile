@@ -163,8 +163,12 @@ java-lib: $(LIB)
 	mkdir -p $(JAVA)/src/main/resources/linux-x86-64
 	cp $(LIB) $(JAVA)/src/main/resources/linux-x86-64/libidgen.so
 
+# Debian's Maven 3.8 writes ESC[0m resets even in batch mode with
+# style.color=never; strip them so make test prints no colour codes.
+NOCOLOR := sed -u 's/\x1b\[[0-9;]*m//g'
+
 test-java: java-lib
-	cd $(JAVA) && $(MVN) verify
+	set -o pipefail; cd $(JAVA) && $(MVN) verify 2>&1 | $(NOCOLOR)
 
 # ---- benchmarks -----------------------------------------------------------
 

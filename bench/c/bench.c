@@ -186,11 +186,11 @@ int main(int argc, char **argv) {
     double rn = median(v_rn, ROUNDS), rb = median(v_rb, ROUNDS);
     printf("C ABI (medians of %d rounds)\n", ROUNDS);
     printf("  %-58s %10.1f ns\n", "bare C->Go call (idgen_bench_noop)", noop);
-    printf("  %-58s %10.1f ns   %.2fx bare call (target <= 1.5x)\n", "idgen_next, layout=time:41,seq:22", nx, nx / noop);
-    printf("  %-58s %10.2f ns/id (target <= 2)\n", "idgen_next_batch x4096, layout=time:41,seq:22", b4k);
+    printf("  %-58s %10.1f ns   %.2fx bare call (target <= 1.5x) %s\n", "idgen_next, layout=time:41,seq:22", nx, nx / noop, verdict(nx / noop <= 1.5));
+    printf("  %-58s %10.2f ns/id (target <= 2) %s\n", "idgen_next_batch x4096, layout=time:41,seq:22", b4k, verdict(b4k <= 2));
     printf("  %-58s %10.2f ns/id\n", "idgen_next_batch x65536, layout=time:41,seq:22", b64k);
-    printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%)\n", "idgen_next, preset=snowflake, sustained", rn * 100);
-    printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%)\n", "idgen_next_batch x4096, preset=snowflake, sustained", rb * 100);
+    printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%) %s\n", "idgen_next, preset=snowflake, sustained", rn * 100, verdict(rn >= 0.99));
+    printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%) %s\n", "idgen_next_batch x4096, preset=snowflake, sustained", rb * 100, verdict(rb >= 0.99));
     free(buf);
     idgen_close(unc);
     idgen_close(sf);

@@ -70,6 +70,10 @@ def utilisation(g: idgen.Generator, secs: float, burst: Callable[[], Sequence[in
     return n / (ticks * 4096)
 
 
+def _v(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
 def main() -> None:
     lib = _ffi.lib()
     noop = lib.quick.idgen_bench_noop
@@ -115,13 +119,13 @@ def main() -> None:
     print(f"  {'bare ctypes call into Go, no argument (noop)':<56} {bare:9.1f} ns")
     print(f"  {'bare ctypes call into Go, next_id argument (noop1)':<56} {bare1:9.1f} ns")
     print(f"  {'the same call inside a def':<56} {wrapped:9.1f} ns")
-    print(f"  {'Generator.next_id(), layout=time:41,seq:22':<56} {nxt:9.1f} ns   {nxt / bare1:.2f}x bare call with its argument, {nxt / bare:.2f}x without (target <= 1.3x)")
+    print(f"  {'Generator.next_id(), layout=time:41,seq:22':<56} {nxt:9.1f} ns   {nxt / bare1:.2f}x bare call with its argument, {nxt / bare:.2f}x without (target <= 1.3x) {_v(nxt / bare1 <= 1.3)}")
     print(f"  {'idgen.next_id() (default generator, no argument)':<56} {mod:9.1f} ns   {mod / bare:.2f}x bare call without argument")
-    print(f"  {'pure-Python locked Snowflake':<56} {pure:9.1f} ns   next_id is {pure / nxt:.1f}x faster (target >= 3x)")
+    print(f"  {'pure-Python locked Snowflake':<56} {pure:9.1f} ns   next_id is {pure / nxt:.1f}x faster (target >= 3x) {_v(pure / nxt >= 3)}")
     print(f"  {'uuid.uuid4()':<56} {uu:9.1f} ns")
-    print(f"  {'next_ids_into(array q x65536), uncapped':<56} {into:9.2f} ns/id (target <= 3)")
-    print(f"  {'next_ids(65536) -> list, uncapped':<56} {lst:9.2f} ns/id (target <= 40)")
-    print(f"  {'next_ids_into x4096, preset=snowflake, sustained':<56} {util * 100:9.2f} % of 4096 ids/ms (target >= 99%)")
+    print(f"  {'next_ids_into(array q x65536), uncapped':<56} {into:9.2f} ns/id (target <= 3) {_v(into <= 3)}")
+    print(f"  {'next_ids(65536) -> list, uncapped':<56} {lst:9.2f} ns/id (target <= 40) {_v(lst <= 40)}")
+    print(f"  {'next_ids_into x4096, preset=snowflake, sustained':<56} {util * 100:9.2f} % of 4096 ids/ms (target >= 99%) {_v(util >= 0.99)}")
     print(f"  {'next_id(), preset=snowflake, sustained':<56} {util1 * 100:9.2f} % of 4096 ids/ms")
     unc.close()
     sf.close()

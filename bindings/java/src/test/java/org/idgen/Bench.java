@@ -88,12 +88,12 @@ public final class Bench {
         double batch = median(r[5]), util = median(r[6]);
         System.out.printf("Java %s, JNA %s (medians of %d rounds)%n", System.getProperty("java.version"), Native.VERSION, ROUNDS);
         System.out.printf("  %-56s %9.1f ns%n", "bare JNA direct call into Go (noop1)", bare);
-        System.out.printf("  %-56s %9.1f ns   %.2fx bare call (target <= 1.3x)%n", "IdGenerator.nextId(), layout=time:41,seq:22", next, next / bare);
+        System.out.printf("  %-56s %9.1f ns   %.2fx bare call (target <= 1.3x) %s%n", "IdGenerator.nextId(), layout=time:41,seq:22", next, next / bare, next / bare <= 1.3 ? "PASS" : "FAIL");
         System.out.printf("  %-56s %9.1f ns%n", "IdGenerator.nextId(), preset=snowflake (ceiling 244)", sfNext);
         System.out.printf("  %-56s %9.1f ns   (same 41/5/5/12 layout)%n", "hutool Snowflake.nextId()", hu);
         System.out.printf("  %-56s %9.1f ns%n", "UUID.randomUUID()", uuid);
-        System.out.printf("  %-56s %9.2f ns/id (target <= 3)%n", "nextIds(long[65536]), layout=time:41,seq:22", batch);
-        System.out.printf("  %-56s %9.2f %% of 4096 ids/ms (target >= 99%%)%n", "nextIds(long[4096]), preset=snowflake, sustained", util * 100);
+        System.out.printf("  %-56s %9.2f ns/id (target <= 3) %s%n", "nextIds(long[65536]), layout=time:41,seq:22", batch, batch <= 3 ? "PASS" : "FAIL");
+        System.out.printf("  %-56s %9.2f %% of 4096 ids/ms (target >= 99%%) %s%n", "nextIds(long[4096]), preset=snowflake, sustained", util * 100, util >= 0.99 ? "PASS" : "FAIL");
         unc.close();
         sf.close();
     }

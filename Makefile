@@ -167,7 +167,13 @@ java-lib: $(LIB)
 # style.color=never; strip them so make test prints no colour codes.
 NOCOLOR := sed -u 's/\x1b\[[0-9;]*m//g'
 
+JDK25 := /usr/lib/jvm/temurin-25-jdk-amd64
+
+# JUnit against the packaged jar: on JDK 17 (JNA) and, when a JDK 25 is
+# installed, again on it (java.lang.foreign, the jar's versions/22 classes).
 test-java: java-lib
+	@test -x $(JDK25)/bin/java || echo "test-java: no JDK 25 at $(JDK25): the java.lang.foreign backend is neither built nor tested (JNA only)"
+	rm -rf $(JAVA)/target/failsafe-reports*
 	set -o pipefail; cd $(JAVA) && $(MVN) verify 2>&1 | $(NOCOLOR)
 
 # ---- benchmarks -----------------------------------------------------------

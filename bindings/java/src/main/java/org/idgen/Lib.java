@@ -26,6 +26,16 @@ final class Lib {
 
     private Lib() {}
 
+    /** Which backend this is: "jna" here, "ffm" in the JDK 22+ classes. */
+    static String backend() {
+        return "jna";
+    }
+
+    /** The library file in use. */
+    static String libraryPath() {
+        return LIBRARY.getFile().getPath();
+    }
+
     static native String idgen_version();
 
     static native String idgen_strerror(int status);

@@ -27,8 +27,11 @@ class IdGeneratorTest {
     @Test
     void loadsTheLibraryFromTheJar() {
         assertEquals("0.1.0", IdGen.version());
-        String where = Lib.LIBRARY.getFile().getPath();
+        String where = Lib.libraryPath();
         assertTrue(where.contains("jna") || where.contains("idgen"), where);
+        // JDK 22+ runs the java.lang.foreign classes of the multi-release jar; 17-21 JNA.
+        String want = Runtime.version().feature() >= 22 ? "ffm" : "jna";
+        assertEquals(want, Lib.backend(), "backend on JDK " + Runtime.version());
         assertTrue(Lib.class.getResource("/linux-x86-64/libidgen.so").toString().startsWith("jar:"),
                 "the library comes from inside the jar");
     }
@@ -286,7 +289,15 @@ class IdGeneratorTest {
                 "  try (IdGenerator g = IdGenerator.open(\"preset=snowflake worker=9\")) {",
                 "    long id = g.nextId(); System.out.println(id + \" \" + g.decode(id).worker()); } } }"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", jar + ":" + jna, src.toString()).redirectErrorStream(true);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        if (Runtime.version().feature() >= 22) {
+            cmd.add("--enable-native-access=ALL-UNNAMED"); // java.lang.foreign, as the README says
+        }
+        cmd.add("-cp");
+        cmd.add(jar + ":" + jna);
+        cmd.add(src.toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().remove("IDGEN_LIBRARY");
         Process proc = pb.start();
         String out = new String(proc.getInputStream().readAllBytes()).trim();

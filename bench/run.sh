@@ -55,6 +55,10 @@ echo "== Java (bindings/java/src/test/java/org/idgen/Bench.java)"
 (cd bindings/java \
   && $MVN -q -Dstyle.color=never package -DskipTests \
   && $MVN -q dependency:build-classpath -Dmdep.outputFile=target/cp.txt \
-  && java -Didgen.library="$BENCH/libidgen.so" -cp "target/idgen-0.1.0.jar:target/test-classes:$(cat target/cp.txt)" org.idgen.Bench)
+  && java -Didgen.library="$BENCH/libidgen.so" -cp "target/idgen-0.1.0.jar:target/test-classes:$(cat target/cp.txt)" org.idgen.Bench \
+  && if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then echo; \
+       /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -Didgen.library="$BENCH/libidgen.so" \
+         -cp "target/idgen-0.1.0.jar:target/test-classes:$(cat target/cp.txt)" org.idgen.Bench; \
+     else echo "(no JDK 25 at /usr/lib/jvm/temurin-25-jdk-amd64: no java.lang.foreign figures)"; fi)
 } 2>&1 | tee "$OUT"
 echo "(saved to $OUT)"

@@ -83,6 +83,21 @@ final class Lib {
         return linker.downcallHandle(sym, fd);
     }
 
+    /** A bare downcall into Go for the benchmarks (the bench build of the
+     * library exports idgen_bench_noop1; the shipped one does not). */
+    static long benchNoop1(long p) {
+        try {
+            return (long) BenchNoop.H.invokeExact(p);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static final class BenchNoop {
+        static final MethodHandle H = handle(Linker.nativeLinker(), SymbolLookup.libraryLookup(PATH, Arena.global()),
+                "idgen_bench_noop1", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    }
+
     /** Which backend this is: "ffm" here, "jna" in the JDK 17 classes. */
     static String backend() {
         return "ffm";

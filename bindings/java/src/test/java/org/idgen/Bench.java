@@ -2,6 +2,9 @@ package org.idgen;
 
 import cn.hutool.core.lang.Snowflake;
 import com.sun.jna.Native;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.UUID;
 import java.util.function.LongSupplier;
@@ -58,13 +61,36 @@ public final class Bench {
         return (n + 4096) / (ticks * 4096.0);
     }
 
+    /** On JDK 22+: the FFM Lib's downcall to idgen_bench_noop1 (bench build only). */
+    static final MethodHandle FFM_NOOP = ffmNoop();
+
+    static MethodHandle ffmNoop() {
+        if (!Lib.backend().equals("ffm")) {
+            return null;
+        }
+        try {
+            return MethodHandles.lookup().findStatic(Lib.class, "benchNoop1", MethodType.methodType(long.class, long.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static long ffmNoop1(long p) {
+        try {
+            return (long) FFM_NOOP.invokeExact(p);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     public static void main(String[] args) {
+        boolean ffm = FFM_NOOP != null;
         IdGenerator unc = IdGenerator.open("layout=time:41,seq:22 worker=0");
         IdGenerator sf = IdGenerator.open("preset=snowflake worker=1");
         Snowflake hutool = new Snowflake(null, 1, 0, false);
         long arg = 12345;
         LongSupplier[] fs = {
-            () -> Noop.idgen_bench_noop1(arg), unc::nextId, sf::nextId, hutool::nextId,
+            ffm ? () -> ffmNoop1(arg) : () -> Noop.idgen_bench_noop1(arg), unc::nextId, sf::nextId, hutool::nextId,
             () -> UUID.randomUUID().getLeastSignificantBits(),
         };
         int n = 1_000_000;
@@ -86,13 +112,15 @@ public final class Bench {
         }
         double bare = median(r[0]), next = median(r[1]), sfNext = median(r[2]), hu = median(r[3]), uuid = median(r[4]);
         double batch = median(r[5]), util = median(r[6]);
-        System.out.printf("Java %s, JNA %s (medians of %d rounds)%n", System.getProperty("java.version"), Native.VERSION, ROUNDS);
-        System.out.printf("  %-56s %9.1f ns%n", "bare JNA direct call into Go (noop1)", bare);
+        System.out.printf("Java %s, %s (medians of %d rounds)%n", System.getProperty("java.version"),
+                ffm ? "java.lang.foreign" : "JNA " + Native.VERSION, ROUNDS);
+        System.out.printf("  %-56s %9.1f ns%n", ffm ? "bare FFM downcall into Go (noop1)" : "bare JNA direct call into Go (noop1)", bare);
         System.out.printf("  %-56s %9.1f ns   %.2fx bare call (target <= 1.3x) %s%n", "IdGenerator.nextId(), layout=time:41,seq:22", next, next / bare, next / bare <= 1.3 ? "PASS" : "FAIL");
         System.out.printf("  %-56s %9.1f ns%n", "IdGenerator.nextId(), preset=snowflake (ceiling 244)", sfNext);
         System.out.printf("  %-56s %9.1f ns   (same 41/5/5/12 layout)%n", "hutool Snowflake.nextId()", hu);
         System.out.printf("  %-56s %9.1f ns%n", "UUID.randomUUID()", uuid);
-        System.out.printf("  %-56s %9.2f ns/id (target <= 3) %s%n", "nextIds(long[65536]), layout=time:41,seq:22", batch, batch <= 3 ? "PASS" : "FAIL");
+        double batchTarget = ffm ? 1 : 3;
+        System.out.printf("  %-56s %9.2f ns/id (target <= %.0f) %s%n", "nextIds(long[65536]), layout=time:41,seq:22", batch, batchTarget, batch <= batchTarget ? "PASS" : "FAIL");
         System.out.printf("  %-56s %9.2f %% of 4096 ids/ms (target >= 99%%) %s%n", "nextIds(long[4096]), preset=snowflake, sustained", util * 100, util >= 0.99 ? "PASS" : "FAIL");
         unc.close();
         sf.close();

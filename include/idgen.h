@@ -17,7 +17,7 @@
  *
  *   or, without a handle, the process-wide default generator is used
  *   (idgen_next_id and friends), built on first use from $IDGEN_CONFIG, or
- *   from "preset=snowflake worker=lease" when that is unset.
+ *   from the defaults (a host lease) when that is unset or empty.
  *
  * THREADS
  *
@@ -106,7 +106,7 @@ typedef struct {
     int64_t id;
     int64_t unix_ms;    /* generation time in ms since 1970 UTC; -1 if the layout has no time */
     int64_t time;       /* raw time field (units since epoch); -1 if none */
-    int64_t epoch;      /* zxid epoch; -1 if none */
+    int64_t epoch;      /* zxid epoch, or the backwards (clock-rollback) counter; -1 if none */
     int64_t datacenter; /* -1 if none */
     int64_t worker;     /* -1 if none */
     int64_t sequence;   /* sequence / counter field */
@@ -115,11 +115,13 @@ typedef struct {
 /* ---- generators -------------------------------------------------------- */
 
 /* Opens a generator. config is a string of key=value pairs separated by
- * white space or ';' (NULL or "" means the defaults: preset=snowflake,
- * worker 0). On success stores the handle in *out and returns IDGEN_OK.
- * Returns IDGEN_EINVAL for a NULL out or a bad config (the message names
- * the key), IDGEN_EWORKER when worker=lease finds no free id, IDGEN_ECLOCK
- * when a lease's recorded time is not passed within max_wait. */
+ * white space or ';' (NULL or "" means the defaults: preset=snowflake with
+ * a host lease, worker=lease; worker 0 must be asked for). On success
+ * stores the handle in *out and returns IDGEN_OK. Returns IDGEN_EINVAL for
+ * a NULL out or a bad config (the message names the key), IDGEN_EWORKER
+ * when a lease source finds no free pair, cannot be reached or is not
+ * trusted (the message says which), IDGEN_ECLOCK when a predecessor's
+ * lease record is not passed within max_wait. */
 int idgen_open(const char *config, idgen_t **out);
 
 /* Closes a generator and releases its lease, if any. NULL, a closed or an
@@ -150,10 +152,13 @@ int idgen_decode_with(idgen_t *g, int64_t id, idgen_parts *out);
  * in->id is ignored. */
 int idgen_compose(idgen_t *g, const idgen_parts *in, int64_t *out);
 
-/* Writes g's effective configuration, with worker and datacenter sources
- * resolved to numbers, as a NUL-terminated string. Opening that string
- * gives a generator with the same layout and ids. IDGEN_ERANGE if cap is
- * too small (the message says how much is needed); buf untouched then. */
+/* Writes g's effective configuration as a NUL-terminated string: pid/mac
+ * resolved to numbers; a lease source kept as a source (a coordinator URL
+ * without its password) with the held pair as leased=D/W, which
+ * idgen_open accepts and ignores, so opening the string gives a generator
+ * of the same layout that leases again, never the same pair. IDGEN_ERANGE
+ * if cap is too small (the message says how much is needed); buf
+ * untouched then. */
 int idgen_config_string(idgen_t *g, char *buf, size_t cap);
 
 /* ---- the process-wide default generator -------------------------------- */

@@ -1,72 +1,104 @@
 package org.idgen;
 
-import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import java.nio.charset.StandardCharsets;
 
 /**
- * JNA direct mapping of include/idgen.h. Handles (idgen_t *) travel as
- * long; idgen_parts, seven int64, travels as a long[7]; strings as
- * NUL-terminated UTF-8 byte arrays. Package-private: users never see JNA.
+ * What the public classes call: the functions of include/idgen.h through
+ * the backend {@link Backends#create} picked (JNA on JDK 17-21,
+ * java.lang.foreign on 22+), plus the string and error helpers both share.
+ * Package-private: users never see JNA or java.lang.foreign.
  *
  * <p>The library is {@code linux-x86-64/libidgen.so} inside the jar, or the
- * file named by $IDGEN_LIBRARY (or the system property idgen.library).
+ * file named by the system property idgen.library (or $IDGEN_LIBRARY).
  */
 final class Lib {
-    static final NativeLibrary LIBRARY;
+    /** static final, so the JIT binds every call to the one implementation. */
+    private static final Backend B = Backends.create();
 
-    static {
+    private Lib() {}
+
+    /** The library file the user asked for (idgen.library, then $IDGEN_LIBRARY), or null. */
+    static String configuredPath() {
         String path = System.getProperty("idgen.library");
         if (path == null || path.isEmpty()) {
             path = System.getenv("IDGEN_LIBRARY");
         }
-        LIBRARY = (path == null || path.isEmpty()) ? NativeLibrary.getInstance("idgen") : NativeLibrary.getInstance(path);
-        Native.register(Lib.class, LIBRARY);
+        return path == null || path.isEmpty() ? null : path;
     }
 
-    private Lib() {}
-
-    /** Which backend this is: "jna" here, "ffm" in the JDK 22+ classes. */
+    /** Which backend is active: "jna" or "ffm". */
     static String backend() {
-        return "jna";
+        return B.name();
     }
 
     /** The library file in use. */
     static String libraryPath() {
-        return LIBRARY.getFile().getPath();
+        return B.libraryPath();
     }
 
-    static native String idgen_version();
+    static String idgen_version() {
+        return B.idgen_version();
+    }
 
-    static native String idgen_strerror(int status);
+    static String idgen_strerror(int status) {
+        return B.idgen_strerror(status);
+    }
 
-    static native String idgen_last_error();
+    static String idgen_last_error() {
+        return B.idgen_last_error();
+    }
 
-    static native int idgen_open(byte[] config, long[] out);
+    static int idgen_open(byte[] config, long[] out) {
+        return B.idgen_open(config, out);
+    }
 
-    static native void idgen_close(long g);
+    static void idgen_close(long g) {
+        B.idgen_close(g);
+    }
 
-    static native long idgen_next(long g);
+    static long idgen_next(long g) {
+        return B.idgen_next(g);
+    }
 
-    static native int idgen_next_batch(long g, long[] out, long n);
+    static int idgen_next_batch(long g, long[] out, long n) {
+        return B.idgen_next_batch(g, out, n);
+    }
 
-    static native int idgen_decode_with(long g, long id, long[] out);
+    static int idgen_decode_with(long g, long id, long[] out) {
+        return B.idgen_decode_with(g, id, out);
+    }
 
-    static native int idgen_compose(long g, long[] in, long[] out);
+    static int idgen_compose(long g, long[] in, long[] out) {
+        return B.idgen_compose(g, in, out);
+    }
 
-    static native int idgen_config_string(long g, byte[] buf, long cap);
+    static int idgen_config_string(long g, byte[] buf, long cap) {
+        return B.idgen_config_string(g, buf, cap);
+    }
 
-    static native int idgen_configure(byte[] config);
+    static int idgen_configure(byte[] config) {
+        return B.idgen_configure(config);
+    }
 
-    static native long idgen_next_id();
+    static long idgen_next_id() {
+        return B.idgen_next_id();
+    }
 
-    static native int idgen_next_ids(long[] out, long n);
+    static int idgen_next_ids(long[] out, long n) {
+        return B.idgen_next_ids(out, n);
+    }
 
-    static native int idgen_decode(long id, long[] out);
+    static int idgen_decode(long id, long[] out) {
+        return B.idgen_decode(id, out);
+    }
 
-    static native int idgen_format(long id, int base, int fixedWidth, byte[] buf, long cap);
+    static int idgen_format(long id, int base, int fixedWidth, byte[] buf, long cap) {
+        return B.idgen_format(id, base, fixedWidth, buf, cap);
+    }
 
-    static native int idgen_parse(byte[] text, int base, long[] out);
+    static int idgen_parse(byte[] text, int base, long[] out) {
+        return B.idgen_parse(text, base, out);
+    }
 
     /** NUL-terminated UTF-8, or null for null; a NUL inside is INVALID. */
     static byte[] cstring(String s, String what) {

@@ -22,7 +22,7 @@ public final class Bench {
     /** The bare call, direct-mapped exactly as Lib maps idgen_next. */
     static final class Noop {
         static {
-            Native.register(Noop.class, Lib.LIBRARY);
+            Native.register(Noop.class, JnaBackend.LIBRARY);
         }
 
         static native long idgen_bench_noop1(long p);
@@ -61,7 +61,7 @@ public final class Bench {
         return (n + 4096) / (ticks * 4096.0);
     }
 
-    /** On JDK 22+: the FFM Lib's downcall to idgen_bench_noop1 (bench build only). */
+    /** On JDK 22+: FfmBackend's downcall to idgen_bench_noop1 (bench build only), linked as idgen_next is. */
     static final MethodHandle FFM_NOOP = ffmNoop();
 
     static MethodHandle ffmNoop() {
@@ -69,7 +69,7 @@ public final class Bench {
             return null;
         }
         try {
-            return MethodHandles.lookup().findStatic(Lib.class, "benchNoop1", MethodType.methodType(long.class, long.class));
+            return MethodHandles.lookup().findStatic(Class.forName("org.idgen.FfmBackend"), "benchNoop1", MethodType.methodType(long.class, long.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }

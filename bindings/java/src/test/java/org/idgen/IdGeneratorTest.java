@@ -34,6 +34,26 @@ class IdGeneratorTest {
         assertEquals(want, Lib.backend(), "backend on JDK " + Runtime.version());
         assertTrue(Lib.class.getResource("/linux-x86-64/libidgen.so").toString().startsWith("jar:"),
                 "the library comes from inside the jar");
+        // The backend is picked by the multi-release jar's Backends class.
+        String picker = Lib.class.getResource("Backends.class").toString();
+        assertEquals(Runtime.version().feature() >= 22, picker.contains("META-INF/versions/22/"), picker);
+    }
+
+    @Test
+    void batchesOfEverySizeIncrease() {
+        // The FFM backend fills batches up to 65536 ids through a per-thread
+        // buffer and larger ones through an arena of their own.
+        try (IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0")) {
+            long last = g.nextId();
+            for (int n : new int[] {1, 2, 4096, 65536, 65537, 300_000, 7}) {
+                long[] ids = g.nextIds(n);
+                assertEquals(n, ids.length);
+                for (long id : ids) {
+                    assertTrue(id > last, "n=" + n);
+                    last = id;
+                }
+            }
+        }
     }
 
     @Test
@@ -129,6 +149,7 @@ class IdGeneratorTest {
         assertTrue(w.getMessage().startsWith("lease_dir:") && w.getMessage().contains("/nonexistent/jx"), w.getMessage());
         String full = "layout=time:41,seq:22 worker=lease lease_dir=" + dir;
         try (IdGenerator only = IdGenerator.open(full)) {
+            assertTrue(only.nextId() >= 0);
             assertEquals(ErrorCode.WORKER, assertThrows(IdGenException.class, () -> IdGenerator.open(full)).code(),
                     "a one-pair pool is full");
         }

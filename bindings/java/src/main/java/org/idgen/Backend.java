@@ -1,0 +1,53 @@
+package org.idgen;
+
+/**
+ * The calls of include/idgen.h, one method each, as the public classes use
+ * them. Two implementations: {@link JnaBackend} (JDK 17+, JNA direct
+ * mapping) and, in the multi-release jar's META-INF/versions/22,
+ * FfmBackend (java.lang.foreign downcall handles). {@link Backends#create}
+ * picks one; {@link Lib} holds it.
+ *
+ * <p>Conventions: handles (idgen_t *) travel as long; idgen_parts, seven
+ * int64, as a long[7]; strings into the library as NUL-terminated UTF-8
+ * byte arrays (null for NULL); text out of it as a String. Results are the
+ * C functions' own: an id or a negative status, or a status.
+ */
+interface Backend {
+    /** "jna" or "ffm". */
+    String name();
+
+    /** The library file in use. */
+    String libraryPath();
+
+    String idgen_version();
+
+    String idgen_strerror(int status);
+
+    String idgen_last_error();
+
+    int idgen_open(byte[] config, long[] out);
+
+    void idgen_close(long g);
+
+    long idgen_next(long g);
+
+    int idgen_next_batch(long g, long[] out, long n);
+
+    int idgen_decode_with(long g, long id, long[] out);
+
+    int idgen_compose(long g, long[] in, long[] out);
+
+    int idgen_config_string(long g, byte[] buf, long cap);
+
+    int idgen_configure(byte[] config);
+
+    long idgen_next_id();
+
+    int idgen_next_ids(long[] out, long n);
+
+    int idgen_decode(long id, long[] out);
+
+    int idgen_format(long id, int base, int fixedWidth, byte[] buf, long cap);
+
+    int idgen_parse(byte[] text, int base, long[] out);
+}

@@ -163,18 +163,14 @@ java-lib: $(LIB)
 	mkdir -p $(JAVA)/src/main/resources/linux-x86-64
 	cp $(LIB) $(JAVA)/src/main/resources/linux-x86-64/libidgen.so
 
-# Debian's Maven 3.8 writes ESC[0m resets even in batch mode with
-# style.color=never; strip them so make test prints no colour codes.
-NOCOLOR := sed -u 's/\x1b\[[0-9;]*m//g'
-
 JDK25 := /usr/lib/jvm/temurin-25-jdk-amd64
 
 # JUnit against the packaged jar: on JDK 17 (JNA) and, when a JDK 25 is
 # installed, again on it (java.lang.foreign, the jar's versions/22 classes).
 test-java: java-lib
 	@test -x $(JDK25)/bin/java || echo "test-java: no JDK 25 at $(JDK25): the java.lang.foreign backend is neither built nor tested (JNA only)"
-	rm -rf $(JAVA)/target/failsafe-reports*
-	set -o pipefail; cd $(JAVA) && $(MVN) verify 2>&1 | $(NOCOLOR)
+	rm -rf $(JAVA)/target/failsafe-reports* $(JAVA)/target/jdk17-vm.log
+	cd $(JAVA) && $(MVN) verify
 
 # ---- benchmarks -----------------------------------------------------------
 

@@ -1,0 +1,271 @@
+package config
+
+// The keys of a configuration string: reading each one into the Spec, and
+// refusing keys that would configure nothing here.
+
+import (
+	"strings"
+	"time"
+
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
+)
+
+func (c *Spec) parseKeys(kv map[string]string) error {
+	var err error
+	if c.Scheme == SchemeZxid {
+		for _, k := range []string{"unit", "epoch", "clock", "on_clock_back", "on_exhausted", "max_drift", "seq_start", "datacenter"} {
+			if _, ok := kv[k]; ok {
+				return errs.Key(k, "preset zxid has no time, sequence or datacenter field")
+			}
+		}
+	}
+	if c.Scheme == SchemeSession {
+		for _, k := range []string{"on_clock_back", "on_exhausted", "max_drift", "seq_start"} {
+			if _, ok := kv[k]; ok {
+				return errs.Key(k, "not used by preset %s (its ids count up from the time of opening)", c.Preset)
+			}
+		}
+	}
+	if v, ok := kv["unit"]; ok {
+		if c.Unit, err = parseUnit(v); err != nil {
+			return err
+		}
+	}
+	if v, ok := kv["epoch"]; ok {
+		if c.EpochMs, err = parseEpoch(v); err != nil {
+			return err
+		}
+	}
+	if v, ok := kv["clock"]; ok {
+		switch v {
+		case "mono", "monotonic":
+		case "wall":
+			c.WallClock = true
+		default:
+			return errs.Key("clock", "want mono or wall, got %q", v)
+		}
+	}
+	if v, ok := kv["on_clock_back"]; ok {
+		if c.OnClockBack, err = ParsePolicy(v); err != nil {
+			return err
+		}
+	}
+	if v, ok := kv["on_exhausted"]; ok {
+		switch v {
+		case "wait":
+		case "borrow":
+			c.Borrow = true
+		default:
+			return errs.Key("on_exhausted", "want wait or borrow, got %q", v)
+		}
+	}
+	if v, ok := kv["max_drift"]; ok {
+		if c.MaxDrift, err = parseDuration("max_drift", v); err != nil {
+			return err
+		}
+		if c.MaxDrift < c.Unit {
+			return errs.Key("max_drift", "%s is less than one %s tick, so nothing could be borrowed", v, FormatUnit(c.Unit))
+		}
+	} else if c.Borrow {
+		c.MaxDrift = max(DefaultMaxDrift, c.Unit)
+	}
+	if v, ok := kv["seq_start"]; ok {
+		if c.SeqRandom, err = parseSeqStart(v); err != nil {
+			return err
+		}
+	}
+	if c.SeqRandom > 0 {
+		if f, ok := c.Layout.Field(layout.FieldSeq); ok && c.SeqRandom > f.Max()+1 {
+			return errs.Key("seq_start", "random:%d is larger than the %d-bit sequence (at most random:%d)", c.SeqRandom, f.Width, f.Max()+1)
+		}
+	}
+	if v, ok := kv["zxid_epoch"]; ok {
+		if c.Scheme != SchemeZxid {
+			return errs.Key("zxid_epoch", "only preset zxid has an epoch counter")
+		}
+		f, _ := c.Layout.Field(layout.FieldEpoch)
+		if c.ZxidEpoch, err = parseInt("zxid_epoch", v, f.Max()); err != nil {
+			return err
+		}
+	}
+	if v, ok := kv["datacenter"]; ok {
+		if c.DCSrc, c.DC, err = c.parseSource("datacenter", v, layout.FieldDatacenter); err != nil {
+			return err
+		}
+	}
+	c.WorkerSrc = SourceLease // the default for every generator
+	if v, ok := kv["worker"]; ok {
+		if c.WorkerSrc, c.Worker, err = c.parseSource("worker", v, layout.FieldWorker); err != nil {
+			return err
+		}
+	}
+	if c.Preset == "mybatis-plus" && (c.WorkerSrc == SourcePID || c.DCSrc == SourceMAC) {
+		return errs.Key("worker", "preset mybatis-plus's own pid/mac derivation is not available in this version (preset=hutool derives hutool's)")
+	}
+	if c.WorkerSrc == SourcePID && !c.Layout.Has(layout.FieldWorker) {
+		return errs.Key("worker", "pid needs a layout with a worker field")
+	}
+	if v, ok := kv["lease_dir"]; ok {
+		if !strings.HasPrefix(v, "/") {
+			return errs.Key("lease_dir", "want an absolute path, got %q", v)
+		}
+		c.LeaseDir = v
+	}
+	if v, ok := kv["lease_table"]; ok {
+		if err := checkIdentifier(v); err != nil {
+			return err
+		}
+		c.LeaseTable = v
+	}
+	switch c.WorkerSrc {
+	case SourceZK, SourcePG:
+		c.LeaseTTL = DefaultFleetTTL
+	default:
+		c.LeaseTTL = DefaultHostTTL
+	}
+	if v, ok := kv["lease_ttl"]; ok {
+		if c.LeaseTTL, err = parseDuration("lease_ttl", v); err != nil {
+			return err
+		}
+		if c.LeaseTTL < 100*time.Millisecond || c.LeaseTTL > time.Hour {
+			return errs.Key("lease_ttl", "want from 100ms to 1h, got %q", v)
+		}
+		if c.WorkerSrc == SourceZK && c.LeaseTTL < time.Second {
+			return errs.Key("lease_ttl", "a ZooKeeper session needs at least 1s, got %q", v)
+		}
+	}
+	c.MaxWait = c.LeaseTTL + c.MaxDrift + time.Second
+	if v, ok := kv["max_wait"]; ok {
+		if c.MaxWait, err = parseDuration("max_wait", v); err != nil {
+			return err
+		}
+	}
+	if v, ok := kv["leased"]; ok {
+		if _, _, ok := ParseLeased(v); !ok {
+			return errs.Key("leased", "want datacenter/worker as a generator's configuration string shows it, got %q", v)
+		}
+		c.Leased = v
+	}
+	return nil
+}
+
+// checkApplies refuses keys that would configure nothing.
+func (c *Spec) checkApplies(kv map[string]string) error {
+	leasing := c.WorkerSrc.Leasing()
+	for _, k := range []string{"max_wait", "lease_ttl"} {
+		if _, ok := kv[k]; ok && !leasing {
+			return errs.Key(k, "applies only with a lease source (worker=lease, zk://… or postgres://…), not worker=%s", kv["worker"])
+		}
+	}
+	if _, ok := kv["lease_dir"]; ok && c.WorkerSrc != SourceLease {
+		return errs.Key("lease_dir", "applies only with worker=lease")
+	}
+	if _, ok := kv["lease_table"]; ok && c.WorkerSrc != SourcePG {
+		return errs.Key("lease_table", "applies only with worker=postgres://…")
+	}
+	if _, ok := kv["max_drift"]; ok && !c.Borrow {
+		return errs.Key("max_drift", "applies only with on_exhausted=borrow")
+	}
+	if _, ok := kv["on_clock_back"]; ok && !c.WallClock && !leasing {
+		return errs.Key("on_clock_back", "no clock can go back here: clock=mono never steps back and there is no lease whose record could be ahead (use clock=wall, or a lease source)")
+	}
+	if c.OnClockBack.Has(Switch) && !leasing {
+		return errs.Key("on_clock_back", "switch needs a lease source to take another pair from")
+	}
+	if _, ok := kv["leased"]; ok && !leasing {
+		return errs.Key("leased", "shows a leased pair; this configuration takes no lease")
+	}
+	return nil
+}
+
+func (c *Spec) checkLayout() error {
+	l := &c.Layout
+	allowed := map[Scheme][]layout.FieldKind{
+		SchemeTime:    {layout.FieldTime, layout.FieldDatacenter, layout.FieldWorker, layout.FieldSeq},
+		SchemeSession: {layout.FieldWorker, layout.FieldTime, layout.FieldSeq},
+		SchemeZxid:    {layout.FieldEpoch, layout.FieldCounter},
+	}[c.Scheme]
+	for _, f := range l.Fields {
+		ok := false
+		for _, k := range allowed {
+			ok = ok || k == f.Kind
+		}
+		if f.Kind == layout.FieldBackwards && c.Scheme == SchemeTime {
+			return errs.Key("layout", "the backwards field is not available in this version")
+		}
+		if !ok {
+			return errs.Key("layout", "preset %s has no %q field", c.Preset, f.Kind)
+		}
+	}
+	switch c.Scheme {
+	case SchemeTime:
+		if !l.Has(layout.FieldTime) || !l.Has(layout.FieldSeq) {
+			return errs.Key("layout", "a time-based layout needs a time and a seq field")
+		}
+		if !l.Order(layout.FieldTime, layout.FieldSeq) {
+			return errs.Key("layout", "time must come before seq so that ids increase")
+		}
+		if l.Bits() > 63 {
+			return errs.Key("layout", "fields add up to %d bits; at most 63 are allowed (bit 63 stays 0)", l.Bits())
+		}
+	case SchemeSession:
+		t, ok1 := l.Field(layout.FieldTime)
+		s, ok2 := l.Field(layout.FieldSeq)
+		if !ok1 || !ok2 || t.Shift != s.Width || s.Shift != 0 {
+			return errs.Key("layout", "preset %s needs time directly above seq at the low end", c.Preset)
+		}
+		if w, ok := l.Field(layout.FieldWorker); ok && w.Shift != t.Shift+t.Width {
+			return errs.Key("layout", "preset %s needs worker above time", c.Preset)
+		}
+	case SchemeZxid:
+		e, ok1 := l.Field(layout.FieldEpoch)
+		n, ok2 := l.Field(layout.FieldCounter)
+		if !ok1 || !ok2 || n.Shift != 0 || e.Shift != n.Width {
+			return errs.Key("layout", "preset zxid needs epoch directly above counter")
+		}
+	}
+	if l.Bits() > 64 {
+		return errs.Key("layout", "fields add up to %d bits; at most 64 fit in an id", l.Bits())
+	}
+	return nil
+}
+
+func (c *Spec) parseSource(key, v string, kind layout.FieldKind) (Source, int64, error) {
+	switch {
+	case key == "worker" && v == "pid":
+		return SourcePID, 0, nil
+	case key == "worker" && v == "lease":
+		return SourceLease, 0, nil
+	case key == "worker" && strings.Contains(v, "://"):
+		u, err := ParseStoreURL(v)
+		if err != nil {
+			return 0, 0, err
+		}
+		c.Store = u
+		if u.Kind == StoreZK {
+			return SourceZK, 0, nil
+		}
+		return SourcePG, 0, nil
+	case key == "datacenter" && v == "mac":
+		if !c.Layout.Has(layout.FieldDatacenter) {
+			return 0, 0, errs.Key(key, "mac needs a layout with a datacenter field")
+		}
+		return SourceMAC, 0, nil
+	case strings.Contains(v, "://"):
+		return 0, 0, errs.Key(key, "a coordinator (%q) can only be given as worker=", redactAny(v))
+	}
+	f, ok := c.Layout.Field(kind)
+	limit := int64(0)
+	if ok {
+		limit = f.Max()
+	}
+	n, err := parseInt(key, v, limit)
+	if err != nil {
+		if !ok {
+			return 0, 0, errs.Key(key, "the layout has no %s field, so only 0 is allowed, got %q", kind, v)
+		}
+		return 0, 0, err
+	}
+	return SourceValue, n, nil
+}

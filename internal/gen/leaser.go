@@ -27,6 +27,32 @@ type holding struct {
 	fixed int64 // the pair's bits in an id
 }
 
+// current is the holding a generator issues under and the pair bits its
+// ids carry: fixed without a lease (m is nil then).
+func (m *leaser) current(fixed int64) (*holding, int64) {
+	if m == nil {
+		return nil, fixed
+	}
+	h := m.hold.Load()
+	return h, h.fixed
+}
+
+// fence makes h's fence cover v before an id at v is issued (one compare
+// while it does; a lost holder's fence is below every value). A failure
+// of a generator that is closing is ErrClosed, never "lease lost".
+func fence(h *holding, v int64, state *atomic.Uint64) error {
+	if h == nil || v <= h.h.Fence() {
+		return nil
+	}
+	if err := h.h.Extend(v); err != nil {
+		if state.Load()&closedBit != 0 {
+			return errClosed
+		}
+		return err
+	}
+	return nil
+}
+
 // leaser is the lease side of a generator: the store, the request, the
 // current holding and the watcher that leases again after a loss.
 type leaser struct {

@@ -120,12 +120,7 @@ func (g *session) ahead() int64 {
 
 func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 	for {
-		high := g.high
-		var h *holding
-		if g.lm != nil {
-			h = g.lm.hold.Load()
-			high = h.fixed
-		}
+		h, high := g.lm.current(g.high)
 		old := g.state.Load()
 		if old&closedBit != 0 {
 			return 0, 0, 0, errClosed
@@ -135,28 +130,13 @@ func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 			return 0, 0, 0, errs.New(errs.ErrTimeOverflow, "session ids of this worker are used up: the counter would carry into the worker bits")
 		}
 		got := min(n, limit-old+1)
-		if h != nil {
-			if err := h.h.Err(); err != nil {
-				return 0, 0, 0, g.leaseErr(h, err)
-			}
-			if int64(old+got-1) > h.h.Fence() {
-				if err := h.h.Extend(int64(old + got - 1)); err != nil {
-					return 0, 0, 0, g.leaseErr(h, err)
-				}
-			}
+		if err := fence(h, int64(old+got-1), &g.state); err != nil {
+			return 0, 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, old+got) {
 			return old, got, high, nil
 		}
 	}
-}
-
-// leaseErr is the error of a failed fence check: closed wins over lost.
-func (g *session) leaseErr(h *holding, err error) error {
-	if g.state.Load()&closedBit != 0 {
-		return errClosed
-	}
-	return err
 }
 
 // Next returns the next session id.

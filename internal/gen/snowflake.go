@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -209,12 +210,7 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 	waited := time.Duration(0)
 	precise := false
 	for {
-		fixed := g.fixed
-		var h *holding
-		if g.lm != nil {
-			h = g.lm.hold.Load()
-			fixed = h.fixed
-		}
+		h, fixed := g.lm.current(g.fixed)
 		old := g.state.Load()
 		if old&closedBit != 0 {
 			return 0, 0, 0, 0, errClosed
@@ -279,16 +275,11 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			return 0, 0, 0, 0, g.overflow()
 		}
 		got := min(n, g.seqMask-s+1)
-		if h != nil && t > h.h.Fence() { // below every tick once lost
-			if err := h.h.Extend(t); err != nil {
-				if g.state.Load()&closedBit != 0 {
-					return 0, 0, 0, 0, errClosed
-				}
-				if g.lm.hold.Load() != h {
-					continue // leased again meanwhile
-				}
-				return 0, 0, 0, 0, err
+		if err := fence(h, t, &g.state); err != nil {
+			if !errors.Is(err, errs.ErrClosed) && g.lm.hold.Load() != h {
+				continue // leased again meanwhile
 			}
+			return 0, 0, 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, uint64(t)<<g.seqBits|(s+got-1)) {
 			return t, s, got, fixed, nil

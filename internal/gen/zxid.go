@@ -87,10 +87,7 @@ func (g *zxidGen) take(c lease.Claim) (*holding, error) {
 
 func (g *zxidGen) reserve(n uint64) (uint64, uint64, error) {
 	for {
-		var h *holding
-		if g.lm != nil {
-			h = g.lm.hold.Load()
-		}
+		h, _ := g.lm.current(0)
 		old := g.state.Load()
 		if old&closedBit != 0 {
 			return 0, 0, errClosed
@@ -104,28 +101,13 @@ func (g *zxidGen) reserve(n uint64) (uint64, uint64, error) {
 		if counter+got == g.cmask && epoch < g.emax {
 			next = (epoch + 1) << g.cbits
 		}
-		if h != nil {
-			if err := h.h.Err(); err != nil {
-				return 0, 0, g.leaseErr(err)
-			}
-			if int64(next>>g.cbits) > h.h.Fence() {
-				if err := h.h.Extend(int64(next >> g.cbits)); err != nil {
-					return 0, 0, g.leaseErr(err)
-				}
-			}
+		if err := fence(h, int64(next>>g.cbits), &g.state); err != nil {
+			return 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, next) {
 			return old, got, nil
 		}
 	}
-}
-
-// leaseErr is the error of a failed fence check: closed wins over lost.
-func (g *zxidGen) leaseErr(err error) error {
-	if g.state.Load()&closedBit != 0 {
-		return errClosed
-	}
-	return err
 }
 
 // Next returns the next zxid.

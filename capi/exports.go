@@ -7,6 +7,7 @@ package main
 /*
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "idgen.h"
 #include "capi.h"
 */
@@ -317,5 +318,62 @@ func idgenGoParse(text *C.char, base C.int, out *C.int64_t) (rc C.int) {
 		return fail(err)
 	}
 	*out = C.int64_t(v)
+	return C.IDGEN_OK
+}
+
+//export idgenGoNextText
+func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	if buf == nil {
+		return invalid("buf is NULL")
+	}
+	need := gen.TextLen(g) + 1
+	if uint64(capacity) < uint64(need) {
+		setError(fmt.Sprintf("cap = %d cannot hold this generator's longest text and its NUL (%d bytes); nothing was consumed", uint64(capacity), need))
+		return C.IDGEN_ERANGE
+	}
+	dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), need)
+	n, err := gen.NextText(g, dst[:need-1])
+	if err != nil {
+		return fail(err)
+	}
+	dst[n] = 0
+	return C.int(n)
+}
+
+// maxTextIn bounds how much of a text idgen_decode_text reads: no id is
+// near this long.
+const maxTextIn = 256
+
+//export idgenGoDecodeText
+func idgenGoDecodeText(h C.uintptr_t, text *C.char, out *C.idgen_text_parts) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	if text == nil || out == nil {
+		return invalid("text and out must not be NULL")
+	}
+	n := C.strnlen(text, maxTextIn+1)
+	if n > maxTextIn {
+		return invalid("text is longer than %d bytes; no id is", maxTextIn)
+	}
+	p, err := gen.DecodeText(g, C.GoStringN(text, C.int(n)))
+	if err != nil {
+		return fail(err)
+	}
+	var r C.idgen_text_parts
+	r.id, r.unix_ms, r.sequence = C.int64_t(p.ID), C.int64_t(p.UnixMs), C.int64_t(p.Sequence)
+	r.pid, r.loader_hash = C.int64_t(p.PID), C.int64_t(p.LoaderHash)
+	r.addr_len = C.int32_t(len(p.Addr))
+	for i, b := range p.Addr {
+		r.addr[i] = C.uint8_t(b)
+	}
+	*out = r
 	return C.IDGEN_OK
 }

@@ -105,3 +105,13 @@ int idgen_parse(const char *text, int base, int64_t *out) {
     FORK_CHECK();
     return idgenGoParse((char *)text, base, out);
 }
+
+int idgen_next_text(idgen_t *g, char *buf, size_t cap) {
+    FORK_CHECK();
+    return idgenGoNextText((uintptr_t)g, buf, cap);
+}
+
+int idgen_decode_text(idgen_t *g, const char *text, idgen_text_parts *out) {
+    FORK_CHECK();
+    return idgenGoDecodeText((uintptr_t)g, (char *)text, out);
+}

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ctype.h>
 #include "idgen.h"
 
 static int passed, failed;
@@ -574,6 +575,143 @@ static void test_fork(void) {
     idgen_close(g);
 }
 
+/* Text ids: idgen_next_text / idgen_decode_text. */
+static void test_text_ids(void) {
+    idgen_t *r = must_open("preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=305419896 tz=UTC");
+    char buf[64];
+    memset(buf, 'x', sizeof buf);
+    int n = idgen_next_text(r, buf, sizeof buf);
+    CHECK(n == 32 && buf[32] == '\0' && strlen(buf) == 32, "rocketmq text of 32 chars and a NUL: %d %s", n, buf);
+    CHECK(strncmp(buf, "0A010203123412345678", 20) == 0, "fixed part: %s", buf);
+    idgen_text_parts tp;
+    memset(&tp, 0x55, sizeof tp);
+    CHECK_RC(idgen_decode_text(r, buf, &tp), IDGEN_OK);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    CHECK(tp.id == -1 && tp.pid == 4660 && tp.loader_hash == 305419896 && tp.addr_len == 4 &&
+              tp.addr[0] == 10 && tp.addr[3] == 3 && tp.sequence == 0 && llabs(tp.unix_ms - now_ms) < 2000,
+          "decoded: id %" PRId64 " pid %" PRId64 " hash %" PRId64 " len %d seq %" PRId64 " ms %" PRId64, tp.id, tp.pid,
+          tp.loader_hash, tp.addr_len, tp.sequence, tp.unix_ms);
+
+    /* cap: exactly the length + NUL works; one less is ERANGE and consumes nothing. */
+    char small[33];
+    memset(small, 'x', sizeof small);
+    CHECK_RC(idgen_next_text(r, small, 32), IDGEN_ERANGE);
+    CHECK(small[0] == 'x', "buffer untouched when too small");
+    CHECK(contains(idgen_last_error(), "nothing was consumed"), "%s", idgen_last_error());
+    CHECK_RC(idgen_next_text(r, small, 33), 32);
+    CHECK_RC(idgen_decode_text(r, small, &tp), IDGEN_OK);
+    CHECK(tp.sequence == 1, "the ERANGE call consumed no counter value: %" PRId64, tp.sequence);
+    CHECK_RC(idgen_next_text(r, NULL, 64), IDGEN_EINVAL);
+    CHECK_RC(idgen_next_text(NULL, buf, sizeof buf), IDGEN_EINVAL);
+
+    /* A text preset makes no numbers. */
+    CHECK_RC(idgen_next(r), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "idgen_next_text"), "%s", idgen_last_error());
+    int64_t ids[2];
+    CHECK_RC(idgen_next_batch(r, ids, 2), IDGEN_EINVAL);
+
+    /* Garbage to the decoder. */
+    const char *bad[] = {"", "xyz", "0A010203123412345678", "0A0102031234123456780000000000000", " A010203123412345678000000000000",
+                         "0x010203123412345678000000000000", "-A010203123412345678000000000000",
+                         "0A01020312341234567800000000000G"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&tp, 0x55, sizeof tp);
+        CHECK_RC(idgen_decode_text(r, bad[i], &tp), IDGEN_EINVAL);
+        CHECK(tp.id == 0x5555555555555555LL, "out untouched for %s", bad[i]);
+    }
+    CHECK_RC(idgen_decode_text(r, NULL, &tp), IDGEN_EINVAL);
+    CHECK_RC(idgen_decode_text(r, buf, NULL), IDGEN_EINVAL);
+    char lower[64];
+    for (int i = 0; i <= 32; i++)
+        lower[i] = (char)tolower((unsigned char)buf[i]);
+    CHECK_RC(idgen_decode_text(r, lower, &tp), IDGEN_OK);
+    char huge[5000];
+    memset(huge, 'A', sizeof huge - 1);
+    huge[sizeof huge - 1] = '\0';
+    CHECK_RC(idgen_decode_text(r, huge, &tp), IDGEN_EINVAL);
+    idgen_close(r);
+    CHECK_RC(idgen_next_text(r, buf, sizeof buf), IDGEN_ECLOSED);
+    CHECK_RC(idgen_decode_text(r, lower, &tp), IDGEN_ECLOSED);
+
+    idgen_t *v1 = must_open("preset=rocketmq-v1 mac=02:fc:00:00:00:01 pid=70000");
+    CHECK_RC(idgen_next_text(v1, buf, 34), IDGEN_ERANGE);
+    CHECK_RC(idgen_next_text(v1, buf, 35), 34);
+    CHECK(strncmp(buf, "0102FC000000011170", 18) == 0, "v1: %s", buf);
+    CHECK_RC(idgen_decode_text(v1, buf, &tp), IDGEN_OK);
+    CHECK(tp.addr_len == 6 && tp.addr[1] == 0xfc && tp.pid == 0x1170 && tp.loader_hash == -1 &&
+              llabs(tp.unix_ms - now_ms) < 3000,
+          "v1 decoded");
+    buf[1] = '2';
+    CHECK_RC(idgen_decode_text(v1, buf, &tp), IDGEN_EINVAL);
+    idgen_close(v1);
+
+    /* Numeric presets in their text= form. */
+    idgen_t *s = must_open("preset=snowflake worker=1 text=base62");
+    CHECK_RC(idgen_next_text(s, buf, 11), IDGEN_ERANGE);
+    CHECK_RC(idgen_next_text(s, buf, 12), 11);
+    int64_t v = 0;
+    CHECK_RC(idgen_parse(buf, 62, &v), IDGEN_OK);
+    CHECK_RC(idgen_decode_text(s, buf, &tp), IDGEN_OK);
+    CHECK(tp.id == v && v > 0 && tp.pid == -1 && tp.addr_len == 0 && llabs(tp.unix_ms - now_ms) < 2000, "base62 decode");
+    CHECK(idgen_next(s) > v, "the numeric call goes on after the text one");
+    idgen_close(s);
+    idgen_t *d = must_open("preset=snowflake worker=1");
+    CHECK_RC(idgen_next_text(d, buf, 19), IDGEN_ERANGE);
+    n = idgen_next_text(d, buf, 20);
+    CHECK(n > 0 && (size_t)n == strlen(buf), "dec text %d %s", n, buf);
+    CHECK(strtoll(buf, NULL, 10) > 0, "dec is decimal: %s", buf);
+    CHECK_RC(idgen_decode_text(d, "+1", &tp), IDGEN_EINVAL);
+    CHECK_RC(idgen_decode_text(d, "01", &tp), IDGEN_EINVAL);
+    idgen_close(d);
+
+    idgen_t *x = NULL;
+    CHECK_RC(idgen_open("preset=snowflake ip=10.0.0.1", &x), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "ip"), "%s", idgen_last_error());
+    CHECK_RC(idgen_open("preset=rocketmq text=dec", &x), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "text"), "%s", idgen_last_error());
+}
+
+/* Fuzz the text decoders: random bytes and mutations of real ids never
+   crash, always give OK or EINVAL, and a valid decode leaves sane fields. */
+static void test_text_fuzz(void) {
+    const char *cfgs[] = {"preset=rocketmq ip=fd00::2 pid=1 loader_hash=2", "preset=rocketmq-v1 mac=02:00:00:00:00:01 pid=1",
+                          "preset=snowflake worker=1 text=base36", "preset=snowflake worker=1"};
+    unsigned seed = 12345;
+    int bad = 0;
+    for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+        idgen_t *g = must_open(cfgs[c]);
+        char good[64], t[80];
+        int n = idgen_next_text(g, good, sizeof good);
+        CHECK(n > 0, "%s", cfgs[c]);
+        for (int i = 0; i < 20000; i++) {
+            int len;
+            if (i % 2) {
+                memcpy(t, good, (size_t)n + 1);
+                len = n;
+                int pos = (int)(rand_r(&seed) % (unsigned)n);
+                t[pos] = (char)(1 + rand_r(&seed) % 255);
+                if (i % 7 == 0)
+                    t[n - 1 - (int)(rand_r(&seed) % 3)] = '\0';
+            } else {
+                len = (int)(rand_r(&seed) % 70);
+                for (int k = 0; k < len; k++)
+                    t[k] = (char)(1 + rand_r(&seed) % 255);
+                t[len] = '\0';
+            }
+            idgen_text_parts p;
+            int rc = idgen_decode_text(g, t, &p);
+            if (rc != IDGEN_OK && rc != IDGEN_EINVAL)
+                bad++;
+            if (rc == IDGEN_OK && !(p.addr_len == 0 || p.addr_len == 4 || p.addr_len == 6 || p.addr_len == 16))
+                bad++;
+        }
+        idgen_close(g);
+    }
+    CHECK(bad == 0, "text decoder fuzz: %d bad results", bad);
+}
+
 int main(void) {
     test_version_and_strerror();
     test_open_errors();
@@ -583,6 +721,8 @@ int main(void) {
     test_config_string();
     test_default_generator();
     test_text();
+    test_text_ids();
+    test_text_fuzz();
     test_leases();
     test_zxid_last_epoch();
     test_races();

@@ -194,6 +194,35 @@ int idgen_format(int64_t id, int base, int fixed_width, char *buf, size_t cap);
  * IDGEN_ERANGE for a value above INT64_MAX. */
 int idgen_parse(const char *text, int base, int64_t *out);
 
+/* ---- Text ids (appended; the functions above keep their meaning) ----
+ *
+ * The text presets (`rocketmq`: RocketMQ's UNIQ_KEY, 32 upper-hex chars for
+ * an IPv4 host, 56 for IPv6; `rocketmq-v1`: the 5.x gRPC client's 34-char
+ * V1 id) make only text. Any numeric preset writes its id in the form of
+ * its `text=` key: `dec` (default), `base36` (13 chars) or `base62` (11
+ * chars), fixed width so that the strings sort like the numbers. */
+typedef struct {
+    int64_t id;           /* a numeric preset's id; -1 for text-only forms */
+    int64_t unix_ms;      /* when it was made, ms since 1970 UTC; -1 if unknown */
+    int64_t sequence;     /* the counter; -1 if none */
+    int64_t pid;          /* the process id bits the form keeps; -1 if none */
+    int64_t loader_hash;  /* rocketmq: the class-loader hash field; -1 if none */
+    int32_t addr_len;     /* bytes used in addr: 4 or 16 (IP), 6 (MAC), 0 (none) */
+    uint8_t addr[16];
+} idgen_text_parts;
+
+/* Writes the next id as NUL-terminated text and returns its length
+ * (without the NUL), or a negative code. cap must hold the form's longest
+ * text and its NUL (33 or 57 for rocketmq, 35 for rocketmq-v1, 20 for dec,
+ * 14 for base36, 12 for base62): a smaller cap is IDGEN_ERANGE and consumes
+ * nothing. */
+int idgen_next_text(idgen_t *g, char *buf, size_t cap);
+
+/* Decodes text of the generator's form (hex in either case) into *out.
+ * Text that is not exactly that form (wrong length, a character outside
+ * the form, white space, a sign, `0x`) is IDGEN_EINVAL. */
+int idgen_decode_text(idgen_t *g, const char *text, idgen_text_parts *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,9 +24,15 @@ const (
 	SchemeSession
 	// SchemeZxid is ZooKeeper's transaction id: epoch and counter.
 	SchemeZxid
+	// SchemeRocketMQ is RocketMQ's UNIQ_KEY text id (MessageClientIDSetter).
+	SchemeRocketMQ
+	// SchemeRocketV1 is rocketmq-clients 5.x's V1 text id (MessageIdCodec).
+	SchemeRocketV1
 )
 
-func (s Scheme) String() string { return [...]string{"time", "session", "zxid"}[s] }
+func (s Scheme) String() string {
+	return [...]string{"time", "session", "zxid", "rocketmq", "rocketmq-v1"}[s]
+}
 
 // Source says where a worker or datacenter id comes from.
 type Source int
@@ -66,6 +72,8 @@ type Spec struct {
 	LeaseTable  string        // PostgreSQL table
 	MaxWait     time.Duration // how long a taker waits for its predecessor's record
 	ZxidEpoch   int64         // zxid: first epoch
+	Text        TextForm      // numeric presets: the text= form of idgen_next_text
+	TextKeys    TextKeys      // text presets: ip, mac, pid, loader_hash, tz
 	// Leased is the pair a generator holds, shown by its configuration
 	// string; Parse accepts it and opening ignores it.
 	Leased string
@@ -107,16 +115,18 @@ var presets = map[string]preset{
 	"js53":         {SchemeTime, "time:41,worker:5,seq:7", time.Millisecond, 1704067200000, Policy{}, 0},
 	"zk-session":   {SchemeSession, "worker:8,time:40,seq:16", time.Millisecond, 0, Policy{}, 0},
 	"zxid":         {SchemeZxid, "epoch:32,counter:32", 0, 0, Policy{}, 0},
+	"rocketmq":     {SchemeRocketMQ, "", time.Millisecond, 0, Policy{}, 0},
+	"rocketmq-v1":  {SchemeRocketV1, "", time.Second, 1609459200000, Policy{}, 0},
 }
 
 // Presets lists the preset names, for documentation and tests.
 func Presets() []string {
-	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid"}
+	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1"}
 }
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
 	"on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table",
-	"max_wait", "zxid_epoch", "leased"}
+	"max_wait", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz"}
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and
@@ -154,6 +164,22 @@ func Parse(s string) (*Spec, error) {
 	}
 	p := presets[c.Preset]
 	c.Scheme, c.Unit, c.EpochMs, c.OnClockBack, c.SeqRandom = p.scheme, p.unit, p.epochMs, p.back, p.random
+	if c.Scheme.IsText() {
+		if err := c.parseTextPreset(kv); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	for _, k := range []string{"ip", "mac", "pid", "loader_hash", "tz"} {
+		if _, ok := kv[k]; ok {
+			return nil, errs.Key(k, "applies only to the text presets (rocketmq: ip, pid, loader_hash, tz; rocketmq-v1: mac, pid), not preset %s", c.Preset)
+		}
+	}
+	if v, ok := kv["text"]; ok {
+		if c.Text, err = parseTextForm(v); err != nil {
+			return nil, err
+		}
+	}
 
 	lay := p.layout
 	if v, ok := kv["layout"]; ok {

@@ -100,9 +100,6 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 			return err
 		}
 	}
-	if c.Preset == "mybatis-plus" && (c.WorkerSrc == SourcePID || c.DCSrc == SourceMAC) {
-		return errs.Key("worker", "preset mybatis-plus's own pid/mac derivation is not available in this version (preset=hutool derives hutool's)")
-	}
 	if c.WorkerSrc == SourcePID && !c.Layout.Has(layout.FieldWorker) {
 		return errs.Key("worker", "pid needs a layout with a worker field")
 	}

@@ -86,6 +86,9 @@ func Quote(v string) string {
 // (worker=lease, worker=zk://…, the password left out); a leased pair is
 // shown as leased=D/W, which opening ignores.
 func (c *Spec) String() string {
+	if c.Scheme.IsText() {
+		return c.textString()
+	}
 	var parts []string
 	add := func(k, v string) { parts = append(parts, k+"="+v) }
 	add("preset", c.Preset)
@@ -139,6 +142,9 @@ func (c *Spec) String() string {
 		} else {
 			add("seq_start", "0")
 		}
+	}
+	if c.Text != TextDec {
+		add("text", c.Text.String())
 	}
 	if c.WorkerSrc.Leasing() {
 		if c.LeaseDir != "" {

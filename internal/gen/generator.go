@@ -80,6 +80,14 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 		}
 	}
 	rc := *c // the resolved copy
+	if rc.Scheme.IsText() {
+		g, err := newRocket(&rc, clk, ownClock)
+		if err != nil {
+			stopClock()
+			return nil, err
+		}
+		return g, nil
+	}
 	resolveSources(&rc)
 	sh := &shape{cfg: &rc, clock: clk, ownClock: ownClock}
 	var lm *leaser
@@ -124,7 +132,11 @@ func OpenString(s string) (Generator, error) {
 func resolveSources(c *config.Spec) {
 	if c.DCSrc == config.SourceMAC {
 		f, _ := c.Layout.Field(layout.FieldDatacenter)
-		c.DC = hostid.HutoolDatacenterID(hostid.LocalHardwareAddress(), f.Max())
+		if c.Preset == "mybatis-plus" {
+			c.DC = hostid.MybatisDatacenterID(f.Max())
+		} else {
+			c.DC = hostid.HutoolDatacenterID(hostid.LocalHardwareAddress(), f.Max())
+		}
 		c.DCSrc = config.SourceValue
 	}
 	if c.WorkerSrc.Leasing() {

@@ -154,6 +154,13 @@ func cmdExplain(o *opts, w *bufio.Writer) error {
 		return err
 	}
 	g.Close()
+	if c.Scheme.IsText() {
+		if o.svg != "" {
+			return errNoLayout(c)
+		}
+		w.WriteString(textExplain(c))
+		return nil
+	}
 	w.WriteString(explainText(c))
 	if o.svg != "" {
 		if err := os.WriteFile(o.svg, []byte(explainSVG(c)), 0o644); err != nil {

@@ -197,11 +197,18 @@ func cmdNext(o *opts, w *bufio.Writer) error {
 	if len(o.args) > 0 {
 		return usageError{"next takes no arguments"}
 	}
-	g, err := gen.OpenString(o.config)
+	c, err := config.Parse(o.config)
+	if err != nil {
+		return err
+	}
+	g, err := gen.Open(c, gen.Options{})
 	if err != nil {
 		return err
 	}
 	defer g.Close()
+	if c.Scheme.IsText() {
+		return nextTexts(g, o.n, w)
+	}
 	buf := make([]int64, 4096)
 	var line []byte
 	for left := o.n; left > 0; {
@@ -210,7 +217,7 @@ func cmdNext(o *opts, w *bufio.Writer) error {
 			return err
 		}
 		for _, id := range chunk {
-			line = strconv.AppendInt(line[:0], id, 10)
+			line = appendForm(line[:0], id, c.Text)
 			line = append(line, '\n')
 			_, _ = w.Write(line)
 		}
@@ -308,7 +315,7 @@ func decodeLine(p gen.Parts, asJSON bool) string {
 }
 
 func cmdDecode(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) error {
-	g, _, err := openNoLease(o.config)
+	g, c, err := openNoLease(o.config)
 	if err != nil {
 		return err
 	}
@@ -324,11 +331,7 @@ func cmdDecode(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) erro
 	}
 	var first error
 	for _, s := range inputs {
-		id, err := parseID(s)
-		var p gen.Parts
-		if err == nil {
-			p, err = g.Decode(id)
-		}
+		line, err := decodeOne(g, c, s, o.json)
 		if err != nil {
 			w.Flush()
 			fmt.Fprintf(stderr, "idgen: %v\n", err)
@@ -337,7 +340,7 @@ func cmdDecode(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) erro
 			}
 			continue
 		}
-		w.WriteString(decodeLine(p, o.json) + "\n")
+		w.WriteString(line + "\n")
 	}
 	return first
 }

@@ -93,3 +93,45 @@ func TestExplainWritesAnSVG(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "--svg")
 }
+
+func TestTextPresetsInTheCLI(t *testing.T) {
+	rq := "preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=305419896 tz=UTC"
+	code, out, errOut := cli(t, "", "next", "-n", "3", "-c", rq)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Fields(out)
+	require.Len(t, lines, 3)
+	for i, l := range lines {
+		require.Len(t, l, 32)
+		require.True(t, strings.HasPrefix(l, "0A010203123412345678"), l)
+		require.True(t, strings.HasSuffix(l, "000"+strconv.Itoa(i)), "counter %d in %s", i, l)
+	}
+	code, out, _ = cli(t, lines[1]+"\n", "decode", "-c", rq)
+	require.Equal(t, 0, code)
+	require.Regexp(t, `^unix_ms=\d+ time=\S+Z sequence=1 pid=4660 loader_hash=305419896 ip=10.1.2.3\n$`, out)
+	code, out, _ = cli(t, "", "decode", "--json", "-c", "preset=rocketmq-v1", "0102FC000000011170000000010000002A")
+	require.Equal(t, 0, code)
+	require.Equal(t, `{"unix_ms": 1609459201000, "time": "2021-01-01T00:00:01Z", "sequence": 42, "pid": 4464, "mac": "02:fc:00:00:00:01"}`+"\n", out)
+	code, _, errOut = cli(t, "", "decode", "-c", rq, "0A01")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "not a rocketmq id")
+	code, _, errOut = cli(t, "", "explain", "-c", rq, "--svg", filepath.Join(t.TempDir(), "x.svg"))
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "no bit layout")
+	code, out, _ = cli(t, "", "explain", "-c", "preset=rocketmq-v1")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "seconds since 2021-01-01T00:00:00Z")
+
+	b62 := "preset=snowflake worker=3 text=base62"
+	code, out, _ = cli(t, "", "next", "-n", "2", "-c", b62)
+	require.Equal(t, 0, code)
+	ids := strings.Fields(out)
+	require.Len(t, ids[0], 11)
+	require.Less(t, ids[0], ids[1], "fixed-width base62 sorts like the numbers")
+	code, out, _ = cli(t, "", "decode", "-c", b62, ids[0])
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "worker=3")
+	code, out, _ = cli(t, "", "parse", "-b", "62", ids[0])
+	require.Equal(t, 0, code)
+	_, out2, _ := cli(t, "", "decode", "-c", b62, strings.TrimSpace(out))
+	require.Contains(t, out2, "id="+strings.TrimSpace(out)+" ", "decimal input still decodes")
+}

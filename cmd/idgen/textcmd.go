@@ -1,0 +1,141 @@
+package main
+
+// The CLI's text ids: next and decode on the text presets (rocketmq,
+// rocketmq-v1) and on numeric presets with text=base36|base62, and explain
+// for the text presets.
+
+import (
+	"bufio"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen/internal/layout"
+)
+
+// nextTexts prints n ids of a text preset.
+func nextTexts(g gen.Generator, n int64, w *bufio.Writer) error {
+	buf := make([]byte, gen.TextLen(g)+1)
+	for range n {
+		k, err := gen.NextText(g, buf)
+		if err != nil {
+			return err
+		}
+		buf[k] = '\n'
+		_, _ = w.Write(buf[:k+1])
+	}
+	return nil
+}
+
+// appendForm writes a numeric id in the configuration's text= form.
+func appendForm(dst []byte, id int64, form config.TextForm) []byte {
+	b, _ := layout.AppendID(dst, id, form.Base(), form != config.TextDec)
+	return b
+}
+
+// textLine is a decoded text id as key=value pairs or JSON; absent fields
+// are left out.
+func textLine(p gen.TextParts, asJSON bool) string {
+	var ks, vs []string
+	var quoted []bool
+	add := func(k, v string, q bool) { ks, vs, quoted = append(ks, k), append(vs, v), append(quoted, q) }
+	num := func(k string, v int64) {
+		if v >= 0 {
+			add(k, strconv.FormatInt(v, 10), false)
+		}
+	}
+	num("unix_ms", p.UnixMs)
+	if p.UnixMs >= 0 {
+		add("time", rfc3339(p.UnixMs), true)
+	}
+	num("sequence", p.Sequence)
+	num("pid", p.PID)
+	num("loader_hash", p.LoaderHash)
+	switch len(p.Addr) {
+	case 4, 16:
+		add("ip", net.IP(p.Addr).String(), true)
+	case 6:
+		add("mac", net.HardwareAddr(p.Addr).String(), true)
+	}
+	var b strings.Builder
+	for i := range ks {
+		switch {
+		case asJSON && i == 0:
+			b.WriteByte('{')
+		case asJSON:
+			b.WriteString(", ")
+		case i > 0:
+			b.WriteByte(' ')
+		}
+		if !asJSON {
+			b.WriteString(ks[i] + "=" + vs[i])
+			continue
+		}
+		b.WriteString(strconv.Quote(ks[i]) + ": ")
+		if quoted[i] {
+			b.WriteString(strconv.Quote(vs[i]))
+		} else {
+			b.WriteString(vs[i])
+		}
+	}
+	if asJSON {
+		b.WriteByte('}')
+	}
+	return b.String()
+}
+
+// decodeOne decodes one input: a text preset's id, a numeric preset's id in
+// its fixed-width text= form, or a number in decimal or 0x hex.
+func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, error) {
+	t := strings.TrimSpace(s)
+	if c.Scheme.IsText() {
+		p, err := gen.DecodeText(g, t)
+		if err != nil {
+			return "", err
+		}
+		return textLine(p, asJSON), nil
+	}
+	var id int64
+	var err error
+	if c.Text != config.TextDec && len(t) == layout.FixedWidth(c.Text.Base()) {
+		var p gen.TextParts
+		if p, err = gen.DecodeText(g, t); err == nil {
+			id = p.ID
+		}
+	} else {
+		id, err = parseID(s)
+	}
+	if err != nil {
+		return "", err
+	}
+	p, err := g.Decode(id)
+	if err != nil {
+		return "", err
+	}
+	return decodeLine(p, asJSON), nil
+}
+
+// textExplain describes a text preset's fields.
+func textExplain(c *config.Spec) string {
+	if c.Scheme == config.SchemeRocketV1 {
+		return "preset=rocketmq-v1: text of 34 hex characters (rocketmq-clients' V1 message id)\n\n" +
+			"  byte   0      version      01\n" +
+			"  bytes  1..6   mac          hardware address of the host\n" +
+			"  bytes  7..8   pid          low 16 bits of the process id\n" +
+			"  bytes  9..12  time         seconds since 2021-01-01T00:00:00Z (low 32 bits: runs out in 2157)\n" +
+			"  bytes 13..16  sequence     +1 per id; at most 4294967296 ids per second\n"
+	}
+	return "preset=rocketmq: text of 32 hex characters (an IPv4 host) or 56 (IPv6), RocketMQ's UNIQ_KEY\n\n" +
+		"  bytes  0..3   ip           the host's IPv4 address (bytes 0..15 for IPv6; the rest move up)\n" +
+		"  bytes  4..5   pid          low 16 bits of the process id\n" +
+		"  bytes  6..9   loader_hash  class-loader hash (random per generator)\n" +
+		"  bytes 10..13  time         ms since the 1st of the month 00:00 in tz (starts again each month)\n" +
+		"  bytes 14..15  counter      +1 per id; at most 65536 ids per ms\n"
+}
+
+func errNoLayout(c *config.Spec) error {
+	return errs.New(errs.ErrInvalid, "--svg: preset %s is text, it has no bit layout to draw", c.Preset)
+}

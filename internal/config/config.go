@@ -72,6 +72,9 @@ type Spec struct {
 	LeaseTable  string        // PostgreSQL table
 	MaxWait     time.Duration // how long a taker waits for its predecessor's record
 	ZxidEpoch   int64         // zxid: first epoch
+	Cached      bool          // baidu-cached: ids handed out from a ring buffer
+	Boost       int           // baidu-cached: the ring holds (max seq + 1) << Boost ids
+	Padding     int           // baidu-cached: refill when fewer than Padding percent are left
 	Text        TextForm      // numeric presets: the text= form of idgen_next_text
 	TextKeys    TextKeys      // text presets: ip, mac, pid, loader_hash, tz
 	// Leased is the pair a generator holds, shown by its configuration
@@ -89,6 +92,9 @@ const (
 	DefaultHostTTL  = time.Second
 	DefaultFleetTTL = 10 * time.Second
 	DefaultMaxDrift = time.Second
+	// baidu-cached's defaults are Baidu's CachedUidGenerator's.
+	DefaultBoost   = 3
+	DefaultPadding = 50
 )
 
 type preset struct {
@@ -110,6 +116,7 @@ var presets = map[string]preset{
 	"mybatis-plus": {SchemeTime, snowflakeLayout, time.Millisecond, twitterEpoch, Policy{{Wait, 5 * time.Millisecond}}, 0},
 	"leaf":         {SchemeTime, "time:41,worker:10,seq:12", time.Millisecond, twitterEpoch, Policy{{Wait, 5 * time.Millisecond}}, 100},
 	"baidu":        {SchemeTime, "time:28,worker:22,seq:13", time.Second, 1463673600000, Policy{}, 0},
+	"baidu-cached": {SchemeTime, "time:28,worker:22,seq:13", time.Second, 1463673600000, Policy{}, 0},
 	"sonyflake":    {SchemeTime, "time:39,seq:8,worker:16", 10 * time.Millisecond, 1409529600000, Policy{}, 0},
 	"sonyflake-v2": {SchemeTime, "time:39,seq:8,worker:16", 10 * time.Millisecond, 1735689600000, Policy{}, 0},
 	"js53":         {SchemeTime, "time:41,worker:5,seq:7", time.Millisecond, 1704067200000, Policy{}, 0},
@@ -121,12 +128,12 @@ var presets = map[string]preset{
 
 // Presets lists the preset names, for documentation and tests.
 func Presets() []string {
-	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1"}
+	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1"}
 }
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
 	"on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table",
-	"max_wait", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz"}
+	"max_wait", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding"}
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and
@@ -154,9 +161,6 @@ func Parse(s string) (*Spec, error) {
 
 	c := &Spec{Preset: "snowflake"}
 	if v, ok := kv["preset"]; ok {
-		if v == "baidu-cached" {
-			return nil, errs.Key("preset", "baidu-cached is not available in this version (use baidu with on_exhausted=borrow)")
-		}
 		if _, ok := presets[v]; !ok {
 			return nil, errs.Key("preset", "unknown preset %q (known: %s)", v, strings.Join(Presets(), ", "))
 		}

@@ -60,6 +60,9 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 			return errs.Key("on_exhausted", "want wait or borrow, got %q", v)
 		}
 	}
+	if err := c.parseCached(kv); err != nil {
+		return err
+	}
 	if v, ok := kv["max_drift"]; ok {
 		if c.MaxDrift, err = parseDuration("max_drift", v); err != nil {
 			return err
@@ -67,6 +70,8 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 		if c.MaxDrift < c.Unit {
 			return errs.Key("max_drift", "%s is less than one %s tick, so nothing could be borrowed", v, FormatUnit(c.Unit))
 		}
+	} else if c.Cached {
+		c.MaxDrift = c.Unit << c.Boost // room to fill the ring once ahead of the clock
 	} else if c.Borrow {
 		c.MaxDrift = max(DefaultMaxDrift, c.Unit)
 	}
@@ -265,4 +270,45 @@ func (c *Spec) parseSource(key, v string, kind layout.FieldKind) (Source, int64,
 		return 0, 0, err
 	}
 	return SourceValue, n, nil
+}
+
+// parseCached reads baidu-cached's boost and padding; the preset always
+// borrows.
+func (c *Spec) parseCached(kv map[string]string) error {
+	_, hasBoost := kv["boost"]
+	_, hasPadding := kv["padding"]
+	if c.Preset != "baidu-cached" {
+		if hasBoost {
+			return errs.Key("boost", "applies only to preset baidu-cached")
+		}
+		if hasPadding {
+			return errs.Key("padding", "applies only to preset baidu-cached")
+		}
+		return nil
+	}
+	if v, ok := kv["on_exhausted"]; ok && v != "borrow" {
+		return errs.Key("on_exhausted", "preset baidu-cached always borrows future seconds (up to max_drift); got %q", v)
+	}
+	c.Cached, c.Borrow, c.Boost, c.Padding = true, true, DefaultBoost, DefaultPadding
+	if hasBoost {
+		n, err := parseInt("boost", kv["boost"], 10)
+		if err != nil {
+			return err
+		}
+		c.Boost = int(n)
+	}
+	if f, ok := c.Layout.Field(layout.FieldSeq); ok && (f.Max()+1)<<c.Boost > 1<<24 {
+		return errs.Key("boost", "a ring of %d << %d ids is too large (at most 16777216)", f.Max()+1, c.Boost)
+	}
+	if hasPadding {
+		n, err := parseInt("padding", kv["padding"], 99)
+		if err != nil {
+			return err
+		}
+		if n < 1 {
+			return errs.Key("padding", "want a percentage from 1 to 99, got %q", kv["padding"])
+		}
+		c.Padding = int(n)
+	}
+	return nil
 }

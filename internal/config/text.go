@@ -131,6 +131,10 @@ func (c *Spec) String() string {
 		if c.WallClock || c.WorkerSrc.Leasing() {
 			add("on_clock_back", c.OnClockBack.String())
 		}
+		if c.Cached {
+			add("boost", strconv.Itoa(c.Boost))
+			add("padding", strconv.Itoa(c.Padding))
+		}
 		if c.Borrow {
 			add("on_exhausted", "borrow")
 			add("max_drift", c.MaxDrift.String())

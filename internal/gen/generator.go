@@ -106,7 +106,12 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	case config.SchemeZxid:
 		g, err = newZxid(sh, lm)
 	default:
-		g, err = newTimeGen(sh, lm)
+		var tg *timeGen
+		if tg, err = newTimeGen(sh, lm); err == nil && rc.Cached {
+			g = newCached(tg)
+		} else if err == nil {
+			g = tg
+		}
 	}
 	if err != nil {
 		if lm != nil {

@@ -1,0 +1,227 @@
+package gen
+
+// preset=baidu-cached: Baidu's CachedUidGenerator design on idgen's
+// guarantees. A ring of (max seq + 1) << boost pre-made ids is filled by a
+// goroutine of its own from an ordinary borrowing time generator, so the
+// borrowed seconds are bounded by max_drift and covered by the lease fence;
+// callers take ids from the ring without a lock. An id that has waited in
+// the ring until it is dated more than one unit behind the clock is thrown
+// away, never handed out.
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/idgen/idgen/internal/layout"
+)
+
+type cachedGen struct {
+	*timeGen
+	_     [64]byte
+	head  atomic.Uint64 // ids taken from the ring
+	_     [56]byte
+	tail  atomic.Uint64 // ids put into the ring
+	_     [56]byte
+	slots []atomic.Int64
+	mask  uint64
+	low   uint64 // refill when fewer than this many are left
+
+	kick    chan struct{} // wakes the filler
+	stop    chan struct{}
+	closing atomic.Bool
+	fillErr atomic.Pointer[error] // why the filler stopped, if it did
+
+	mu      sync.Mutex // guards the wait for an empty ring
+	cond    *sync.Cond
+	waiters atomic.Int32
+}
+
+func newCached(tg *timeGen) *cachedGen {
+	c := tg.cfg
+	sf, _ := c.Layout.Field(layout.FieldSeq)
+	size := uint64(sf.Max()+1) << c.Boost
+	n := uint64(1)
+	for n < size {
+		n <<= 1 // a power of two, so a slot is an index & mask
+	}
+	g := &cachedGen{
+		timeGen: tg,
+		slots:   make([]atomic.Int64, n),
+		mask:    n - 1,
+		low:     n * uint64(c.Padding) / 100,
+		kick:    make(chan struct{}, 1),
+		stop:    make(chan struct{}),
+	}
+	g.cond = sync.NewCond(&g.mu)
+	go g.fill()
+	g.wake()
+	return g
+}
+
+func (g *cachedGen) wake() {
+	select {
+	case g.kick <- struct{}{}:
+	default:
+	}
+}
+
+// fill tops the ring up whenever it is woken, in chunks that never cross
+// the ring's end.
+func (g *cachedGen) fill() {
+	buf := make([]int64, min(len(g.slots), 8192))
+	for {
+		select {
+		case <-g.stop:
+			return
+		case <-g.kick:
+		}
+		for {
+			t, h := g.tail.Load(), g.head.Load()
+			free := uint64(len(g.slots)) - (t - h)
+			if free == 0 {
+				break
+			}
+			k := min(free, uint64(len(buf)), uint64(len(g.slots))-t&g.mask)
+			if err := g.timeGen.NextBatch(buf[:k]); err != nil {
+				// Callers get the error while the ring is empty; the next
+				// one to find it empty wakes the filler to try again.
+				g.fillErr.Store(&err)
+				g.broadcast()
+				if g.closing.Load() {
+					return
+				}
+				break
+			}
+			g.fillErr.Store(nil)
+			for i, id := range buf[:k] {
+				g.slots[(t+uint64(i))&g.mask].Store(id)
+			}
+			g.tail.Store(t + k)
+			g.broadcast()
+			if g.closing.Load() {
+				return
+			}
+		}
+	}
+}
+
+func (g *cachedGen) broadcast() {
+	if g.waiters.Load() > 0 {
+		g.mu.Lock()
+		g.cond.Broadcast()
+		g.mu.Unlock()
+	}
+}
+
+// stale reports whether id is dated more than one unit behind the clock.
+func (g *cachedGen) stale(id int64, now int64) bool {
+	tick := id >> g.timeShift & g.maxTick
+	return now >= g.epochNs+(tick+2)*g.unitNs
+}
+
+func (g *cachedGen) clockNow() int64 {
+	if g.recent != nil {
+		return g.recent.Recent()
+	}
+	return g.clock.Now()
+}
+
+// Next takes one id from the ring.
+func (g *cachedGen) Next() (int64, error) {
+	for {
+		if g.closing.Load() {
+			return 0, errClosed
+		}
+		h, t := g.head.Load(), g.tail.Load()
+		if h == t {
+			if err := g.await(h); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		id := g.slots[h&g.mask].Load()
+		if g.stale(id, g.clockNow()) {
+			g.discard(h, t)
+			continue
+		}
+		if g.head.CompareAndSwap(h, h+1) {
+			if t-h-1 < g.low {
+				g.wake()
+			}
+			return id, nil
+		}
+	}
+}
+
+// NextBatch takes len(out) ids, as many at a time as the ring holds.
+func (g *cachedGen) NextBatch(out []int64) error {
+	for done := 0; done < len(out); {
+		if g.closing.Load() {
+			return errClosed
+		}
+		h, t := g.head.Load(), g.tail.Load()
+		if h == t {
+			if err := g.await(h); err != nil {
+				return err
+			}
+			continue
+		}
+		if g.stale(g.slots[h&g.mask].Load(), g.clockNow()) {
+			g.discard(h, t)
+			continue
+		}
+		k := min(uint64(len(out)-done), t-h)
+		for i := uint64(0); i < k; i++ {
+			out[done+int(i)] = g.slots[(h+i)&g.mask].Load()
+		}
+		if g.head.CompareAndSwap(h, h+k) {
+			done += int(k)
+			if t-h-k < g.low {
+				g.wake()
+			}
+		}
+	}
+	return nil
+}
+
+// discard throws away the ids from h to t (they have waited too long; they
+// are consumed, never handed out) and asks for fresh ones.
+func (g *cachedGen) discard(h, t uint64) {
+	g.head.CompareAndSwap(h, t)
+	g.wake()
+}
+
+// await waits while the ring is empty at h; it returns the filler's error
+// if the filler has stopped.
+func (g *cachedGen) await(h uint64) error {
+	g.wake()
+	g.waiters.Add(1)
+	defer g.waiters.Add(-1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.tail.Load() == h && g.head.Load() == h {
+		if p := g.fillErr.Load(); p != nil {
+			g.fillErr.CompareAndSwap(p, nil) // the filler tries again when woken
+			return *p
+		}
+		if g.closing.Load() {
+			return errClosed
+		}
+		g.cond.Wait()
+	}
+	return nil
+}
+
+// Close stops the filler and closes the underlying generator (which records
+// the last tick reserved, ids left in the ring included, in the lease).
+func (g *cachedGen) Close() error {
+	if g.closing.Swap(true) {
+		return nil
+	}
+	close(g.stop)
+	err := g.timeGen.Close()
+	g.mu.Lock()
+	g.cond.Broadcast()
+	g.mu.Unlock()
+	return err
+}

@@ -575,6 +575,44 @@ static void test_fork(void) {
     idgen_close(g);
 }
 
+/* The rollback and ring keys: bad values name the key. */
+static void test_rollback_keys(void) {
+    struct {
+        const char *cfg, *key;
+    } bad[] = {
+        {"layout=time:41,backwards:0,worker:8,seq:12 worker=1", "layout"},
+        {"layout=time:41,backwards:5,worker:8,seq:12 worker=1", "layout"},
+        {"preset=snowflake worker=1 clock=wall on_clock_back=switch", "on_clock_back"},
+        {"preset=baidu-cached worker=1 boost=-1", "boost"},
+        {"preset=baidu-cached worker=1 padding=150", "padding"},
+        {"preset=snowflake worker=1 boost=2", "boost"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        idgen_t *g = NULL;
+        CHECK_RC(idgen_open(bad[i].cfg, &g), IDGEN_EINVAL);
+        CHECK(strncmp(idgen_last_error(), bad[i].key, strlen(bad[i].key)) == 0, "%s: %s", bad[i].cfg, idgen_last_error());
+    }
+    idgen_t *g = must_open("layout=time:41,backwards:2,worker:8,seq:12 worker=3");
+    idgen_parts in = {0, -1, 5, 3, -1, 3, 9}, out;
+    int64_t id = 0;
+    CHECK_RC(idgen_compose(g, &in, &id), IDGEN_OK);
+    CHECK_RC(idgen_decode_with(g, id, &out), IDGEN_OK);
+    CHECK(out.epoch == 3 && out.time == 5 && out.worker == 3 && out.sequence == 9, "backwards round trip: epoch %" PRId64, out.epoch);
+    CHECK(idgen_next(g) >= 0, "issues");
+    idgen_close(g);
+    idgen_t *c = must_open("preset=baidu-cached layout=time:29,worker:21,seq:13 epoch=2016-09-20T00:00:00+08:00 worker=9");
+    int64_t ids[5000];
+    CHECK_RC(idgen_next_batch(c, ids, 5000), IDGEN_OK);
+    int ok = 1;
+    for (int i = 1; i < 5000; i++)
+        ok &= ids[i] > ids[i - 1];
+    CHECK(ok && idgen_next(c) > ids[4999], "baidu-cached: increasing");
+    idgen_close(c);
+    idgen_t *old = must_open("preset=baidu-cached worker=9");
+    CHECK_RC(idgen_next(old), IDGEN_EOVERFLOW);
+    idgen_close(old);
+}
+
 /* Text ids: idgen_next_text / idgen_decode_text. */
 static void test_text_ids(void) {
     idgen_t *r = must_open("preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=305419896 tz=UTC");
@@ -722,6 +760,7 @@ int main(void) {
     test_default_generator();
     test_text();
     test_text_ids();
+    test_rollback_keys();
     test_text_fuzz();
     test_leases();
     test_zxid_last_epoch();

@@ -80,6 +80,9 @@ type Spec struct {
 	// Leased is the pair a generator holds, shown by its configuration
 	// string; Parse accepts it and opening ignores it.
 	Leased string
+	// Switched is the pair a generator gave up because its record was
+	// too far ahead (on_clock_back=switch); shown, accepted and ignored.
+	Switched string
 }
 
 // DefaultLeaseDir is the host lease directory: one fixed path for every
@@ -133,7 +136,7 @@ func Presets() []string {
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
 	"on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table",
-	"max_wait", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding"}
+	"max_wait", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched"}
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and

@@ -143,6 +143,12 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 			return err
 		}
 	}
+	if v, ok := kv["switched"]; ok {
+		if _, _, ok := ParseLeased(v); !ok {
+			return errs.Key("switched", "want datacenter/worker as a generator's configuration string shows it, got %q", v)
+		}
+		c.Switched = v
+	}
 	if v, ok := kv["leased"]; ok {
 		if _, _, ok := ParseLeased(v); !ok {
 			return errs.Key("leased", "want datacenter/worker as a generator's configuration string shows it, got %q", v)
@@ -175,6 +181,9 @@ func (c *Spec) checkApplies(kv map[string]string) error {
 	if c.OnClockBack.Has(Switch) && !leasing {
 		return errs.Key("on_clock_back", "switch needs a lease source to take another pair from")
 	}
+	if _, ok := kv["switched"]; ok && !leasing {
+		return errs.Key("switched", "shows a pair given up by on_clock_back=switch; this configuration takes no lease")
+	}
 	if _, ok := kv["leased"]; ok && !leasing {
 		return errs.Key("leased", "shows a leased pair; this configuration takes no lease")
 	}
@@ -184,7 +193,7 @@ func (c *Spec) checkApplies(kv map[string]string) error {
 func (c *Spec) checkLayout() error {
 	l := &c.Layout
 	allowed := map[Scheme][]layout.FieldKind{
-		SchemeTime:    {layout.FieldTime, layout.FieldDatacenter, layout.FieldWorker, layout.FieldSeq},
+		SchemeTime:    {layout.FieldTime, layout.FieldDatacenter, layout.FieldWorker, layout.FieldSeq, layout.FieldBackwards},
 		SchemeSession: {layout.FieldWorker, layout.FieldTime, layout.FieldSeq},
 		SchemeZxid:    {layout.FieldEpoch, layout.FieldCounter},
 	}[c.Scheme]
@@ -193,8 +202,8 @@ func (c *Spec) checkLayout() error {
 		for _, k := range allowed {
 			ok = ok || k == f.Kind
 		}
-		if f.Kind == layout.FieldBackwards && c.Scheme == SchemeTime {
-			return errs.Key("layout", "the backwards field is not available in this version")
+		if f.Kind == layout.FieldBackwards && (f.Width < 1 || f.Width > 4) {
+			return errs.Key("layout", "backwards:%d: the rollback counter takes 1 to 4 bits", f.Width)
 		}
 		if !ok {
 			return errs.Key("layout", "preset %s has no %q field", c.Preset, f.Kind)

@@ -77,9 +77,10 @@ func ParsePolicy(v string) (Policy, error) {
 		case mode == "tolerate" && hasDur:
 			s.Mode = Tolerate
 		case part == "switch":
-			return nil, errs.Key("on_clock_back", "switch is not available in this version")
+			p = append(p, Step{Mode: Switch})
+			continue
 		default:
-			return nil, errs.Key("on_clock_back", "want error, or steps wait:<duration>, tolerate:<duration> separated by commas; got %q", v)
+			return nil, errs.Key("on_clock_back", "want error, or steps wait:<duration>, tolerate:<duration>, switch separated by commas; got %q", v)
 		}
 		d, err := parseDuration("on_clock_back", dur)
 		if err != nil {

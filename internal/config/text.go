@@ -162,6 +162,9 @@ func (c *Spec) String() string {
 		if c.Leased != "" {
 			add("leased", c.Leased)
 		}
+		if c.Switched != "" {
+			add("switched", c.Switched)
+		}
 	}
 	return strings.Join(parts, " ")
 }

@@ -195,7 +195,7 @@ func (s *shape) Decode(id int64) (Parts, error) {
 		ID:         id,
 		UnixMs:     -1,
 		Time:       l.Get(id, layout.FieldTime),
-		Epoch:      l.Get(id, layout.FieldEpoch),
+		Epoch:      max(l.Get(id, layout.FieldEpoch), l.Get(id, layout.FieldBackwards)), // a layout has one or neither
 		Datacenter: l.Get(id, layout.FieldDatacenter),
 		Worker:     l.Get(id, layout.FieldWorker),
 		Sequence:   l.Get(id, layout.FieldSeq),
@@ -275,6 +275,10 @@ func (s *shape) Compose(p Parts) (int64, error) {
 	} else if p.UnixMs > 0 || p.Time > 0 {
 		return 0, errs.New(errs.ErrInvalid, "time: the layout %s has no time field, so unix_ms and time must be -1 or 0", l)
 	}
+	epochKind := layout.FieldEpoch
+	if l.Has(layout.FieldBackwards) {
+		epochKind = layout.FieldBackwards
+	}
 	seqKind := layout.FieldSeq
 	if s.cfg.Scheme == config.SchemeZxid {
 		seqKind = layout.FieldCounter
@@ -284,7 +288,7 @@ func (s *shape) Compose(p Parts) (int64, error) {
 		name string
 		v    int64
 	}{
-		{layout.FieldEpoch, "epoch", p.Epoch},
+		{epochKind, "epoch", p.Epoch},
 		{layout.FieldDatacenter, "datacenter", p.Datacenter},
 		{layout.FieldWorker, "worker", p.Worker},
 		{seqKind, "sequence", p.Sequence},

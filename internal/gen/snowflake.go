@@ -1,11 +1,13 @@
 package gen
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,8 +23,10 @@ const closedBit = uint64(1) << 63
 // timeGen is the Snowflake-family generator, for every layout with a time
 // and a seq field (snowflake, hutool, leaf, baidu, sonyflake, custom).
 //
-// Its whole state is one word, tick<<seqBits | seq of the last id issued,
-// updated by compare-and-swap; bit 63 marks it closed.
+// Its whole state is one word, tick<<tickShift | backwards<<seqBits | seq
+// of the last id issued, updated by compare-and-swap; bit 63 marks it
+// closed. backwards is the clock-rollback counter of a layout with a
+// backwards field (0 and no bits without one).
 //
 //   - Sequence exhaustion: waits for the next tick (spinning for the last
 //     2 ms, sleeping before that); with on_exhausted=borrow it moves to the
@@ -33,6 +37,16 @@ const closedBit = uint64(1) << 63
 //     waits for the clock to catch up if it is behind by at most d,
 //     tolerate:<d> keeps issuing on the last tick while the clock is behind
 //     by at most d; further back is ErrClockBackwards.
+//   - With a backwards:N field, a step back the policy would not wait out
+//     (a takeover whose predecessor's record is more than max_wait ahead,
+//     or clock=wall stepping back) starts a new era: the counter goes up
+//     by one (written to the lease record first) and the generator goes on
+//     at once from the clock; ids then order by (time, counter), not by
+//     issue. Only when the counter would wrap does the rest of the policy
+//     apply.
+//   - on_clock_back=switch: at a takeover whose record is too far ahead,
+//     the generator gives the pair up and leases one whose record is
+//     behind the clock.
 //   - Time overflow: once the time field is used up, every call fails with
 //     ErrTimeOverflow; the field never wraps and no id goes negative.
 type timeGen struct {
@@ -41,6 +55,9 @@ type timeGen struct {
 	recent    clock.Recent // the clock's cheap reading, if it has one
 	seqBits   uint
 	seqMask   uint64
+	tickShift uint   // seqBits + the backwards field's width
+	cbMask    uint64 // the backwards counter's largest value; 0 without one
+	bwShift   uint   // the backwards field's place in an id
 	epochNs   int64
 	unitNs    int64
 	maxTick   int64
@@ -52,6 +69,7 @@ type timeGen struct {
 	borrow    int64   // ticks borrowing may run ahead of the clock; 0: off
 	wall      bool
 	back      config.Policy
+	eraMu     sync.Mutex // serialises new eras (backwards counter steps)
 	*shape
 	cfgString string
 }
@@ -68,6 +86,7 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 		seqShift:  sf.Shift,
 		seqBits:   sf.Width,
 		seqMask:   uint64(sf.Max()),
+		tickShift: sf.Width,
 		maxTick:   tf.Max(),
 		unitNs:    int64(c.Unit),
 		epochNs:   c.EpochMs * int64(time.Millisecond),
@@ -77,6 +96,9 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	}
 	if rc, ok := sh.clock.(clock.Recent); ok && !c.WallClock {
 		g.recent = rc
+	}
+	if bf, ok := l.Field(layout.FieldBackwards); ok {
+		g.cbMask, g.bwShift, g.tickShift = uint64(bf.Max()), bf.Shift, sf.Width+bf.Width
 	}
 	if c.SeqRandom > 0 {
 		g.random = uint64(min(c.SeqRandom, int64(g.seqMask)+1))
@@ -90,6 +112,9 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	g.state.Store(g.seqMask) // tick 0, sequence used up: the first id is at tick >= 1
 	if lm != nil {
 		h, err := g.take(lm.first)
+		if errors.Is(err, errSwitch) {
+			h, err = g.switchPair(lm)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -105,11 +130,17 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 func (g *timeGen) take(c lease.Claim) (*holding, error) {
 	rec, state := c.Predecessor()
 	floor := int64(-1)
+	era := uint64(max(rec.Backwards, 0))
+	newEra := false
 	switch state {
 	case lease.Present:
 		floor = rec.IssuedUpTo
-		if err := g.waitPast(c, floor); err != nil {
-			return nil, err
+		if err := g.waitPast(c, floor, rec.Backwards); err != nil {
+			if !errors.Is(err, errNewEra) {
+				return nil, err
+			}
+			// The clock was set back: a new era starts at once.
+			era, newEra, floor = era+1, true, -1
 		}
 	case lease.Missing:
 		// The record is gone though a holder may live on until it notices
@@ -119,7 +150,7 @@ func (g *timeGen) take(c lease.Claim) (*holding, error) {
 			return nil, errs.New(errs.ErrClockBackwards, "%s has no record; waited %s for the clock to pass %s", c.Where(), g.cfg.LeaseTTL, g.tickTime(floor))
 		}
 	}
-	h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: max(floor, g.nextFence()), Backwards: rec.Backwards})
+	h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: max(floor, g.nextFence()), Backwards: int64(era)})
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +165,11 @@ func (g *timeGen) take(c lease.Claim) (*holding, error) {
 			_ = h.Release(max(floor, 0))
 			return nil, errClosed
 		}
-		next := uint64(max(floor, int64(old>>g.seqBits)))<<g.seqBits | g.seqMask
+		last := int64(old &^ closedBit >> g.tickShift)
+		if newEra {
+			last = g.tick() - 1 // the new era has no ids yet
+		}
+		next := uint64(max(floor, last))<<g.tickShift | era<<g.seqBits | g.seqMask
 		if g.state.CompareAndSwap(old, next) {
 			break
 		}
@@ -143,9 +178,20 @@ func (g *timeGen) take(c lease.Claim) (*holding, error) {
 	return nh, nil
 }
 
+// errNewEra is waitPast's answer when the record is too far ahead to
+// wait for and the layout's backwards counter has room: start a new era.
+var errNewEra = errors.New("new era")
+
+// errSwitch is waitPast's answer when on_clock_back=switch would rather
+// take another pair than wait.
+var errSwitch = errors.New("switch")
+
 // waitPast waits for the clock to pass a predecessor's record: up to
-// max_wait, then as on_clock_back says.
-func (g *timeGen) waitPast(c lease.Claim, rec int64) error {
+// max_wait (or a longer wait step of on_clock_back that covers it); beyond
+// that a layout with a backwards counter starts a new era while the
+// counter has room, and then on_clock_back decides (switch: take another
+// pair).
+func (g *timeGen) waitPast(c lease.Claim, rec, backwards int64) error {
 	now := g.tick()
 	if now > rec {
 		return nil
@@ -157,6 +203,14 @@ func (g *timeGen) waitPast(c lease.Claim, rec int64) error {
 			limit = max(limit, s.Limit)
 		}
 	}
+	if ahead > limit {
+		if g.cbMask > 0 && uint64(max(backwards, 0)) < g.cbMask {
+			return errNewEra
+		}
+		if g.back.Has(config.Switch) {
+			return errSwitch
+		}
+	}
 	// Wait even when the record is far ahead: the clock may be stepped
 	// forward meanwhile (NTP catching up after a restart).
 	if waitUntil(limit, func() bool { return g.tick() > rec }) == nil {
@@ -165,6 +219,31 @@ func (g *timeGen) waitPast(c lease.Claim, rec int64) error {
 	return errs.New(errs.ErrClockBackwards,
 		"%s: the previous holder issued up to %s but the clock reads %s, %s behind; waited up to %s (max_wait); on_clock_back=%s",
 		c.Where(), g.tickTime(rec), g.tickTime(g.tick()), ahead, limit, g.back)
+}
+
+// switchPair gives up the first claim, whose record is too far ahead of
+// the clock, and takes a free pair whose record is behind it
+// (on_clock_back=switch).
+func (g *timeGen) switchPair(lm *leaser) (*holding, error) {
+	gave := lm.first.Pair()
+	ctx, cancel := context.WithTimeout(context.Background(), lm.ttl)
+	_ = lm.first.Abandon(ctx)
+	cancel()
+	lm.first = nil
+	req := lm.req
+	req.Skip = g.skipPair
+	c, err := lm.acquire(req)
+	if err != nil {
+		return nil, errs.New(errs.ErrClockBackwards, "on_clock_back=switch: the record of pair %s is ahead of the clock by more than max_wait, and no free pair's record is behind the clock: %v", gave, err)
+	}
+	lm.first = c
+	lm.setPair(c.Pair())
+	g.cfg.Switched = gave.String()
+	h, err := g.take(c)
+	if errors.Is(err, errSwitch) {
+		err = errs.New(errs.ErrClockBackwards, "on_clock_back=switch: pair %s, taken instead of %s, was also ahead of the clock", c.Pair(), gave)
+	}
+	return h, err
 }
 
 // skipPair rejects, when leasing again, pairs whose record is ahead of the
@@ -215,7 +294,8 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 		if old&closedBit != 0 {
 			return 0, 0, 0, 0, errClosed
 		}
-		last, lastSeq := int64(old>>g.seqBits), old&g.seqMask
+		last, lastSeq := int64(old>>g.tickShift), old&g.seqMask
+		era := old >> g.seqBits & g.cbMask
 		var ns int64
 		if precise || g.recent == nil {
 			ns = g.clock.Now()
@@ -241,12 +321,17 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 		case now < last && g.wall && last-now > g.borrow:
 			behind := time.Duration(last-now) * time.Duration(g.unitNs)
 			switch st := g.back.Pick(behind); {
-			case st.Mode == config.Tolerate:
-				// keep issuing on the last tick, below
 			case st.Mode == config.Wait && waited+behind <= 2*st.Limit:
 				time.Sleep(behind)
 				waited += behind
 				continue
+			case era < g.cbMask:
+				if err := g.startEra(old, now); err != nil {
+					return 0, 0, 0, 0, err
+				}
+				continue
+			case st.Mode == config.Tolerate:
+				// keep issuing on the last tick, below
 			default:
 				return 0, 0, 0, 0, errs.New(errs.ErrClockBackwards,
 					"the wall clock moved back by %s (last id at %s, clock now %s); on_clock_back=%s",
@@ -281,8 +366,8 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			}
 			return 0, 0, 0, 0, err
 		}
-		if g.state.CompareAndSwap(old, uint64(t)<<g.seqBits|(s+got-1)) {
-			return t, s, got, fixed, nil
+		if g.state.CompareAndSwap(old, uint64(t)<<g.tickShift|era<<g.seqBits|(s+got-1)) {
+			return t, s, got, fixed | int64(era)<<g.bwShift, nil
 		}
 	}
 }
@@ -348,7 +433,36 @@ func (g *timeGen) Config() string {
 }
 
 // LastValue is the tick of the last id issued.
-func (g *timeGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >> g.seqBits) }
+func (g *timeGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >> g.tickShift) }
+
+// startEra moves a running generator whose wall clock stepped back to a new
+// era at tick now: the backwards counter goes up by one, in the lease
+// record first (with a fence from now, so the record tells the truth about
+// the new era), then in the state.
+func (g *timeGen) startEra(seen uint64, now int64) error {
+	g.eraMu.Lock()
+	defer g.eraMu.Unlock()
+	era := seen >> g.seqBits & g.cbMask
+	if cur := g.state.Load(); cur&closedBit != 0 {
+		return errClosed
+	} else if cur>>g.seqBits&g.cbMask != era {
+		return nil // another caller started it
+	}
+	if h, _ := g.lm.current(0); h != nil {
+		if err := h.h.NewEra(int64(era+1), g.nextFence()); err != nil {
+			return err
+		}
+	}
+	for {
+		old := g.state.Load()
+		if old&closedBit != 0 {
+			return errClosed
+		}
+		if g.state.CompareAndSwap(old, uint64(now-1)<<g.tickShift|(era+1)<<g.seqBits|g.seqMask) {
+			return nil
+		}
+	}
+}
 
 // Close marks the generator closed and records its last tick in the lease.
 func (g *timeGen) Close() error {

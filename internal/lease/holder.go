@@ -25,7 +25,7 @@ type Holder struct {
 	claim Claim
 	ttl   time.Duration
 	fence atomic.Int64          // acked while held; math.MinInt64 once lost, so one check serves both
-	acked atomic.Int64          // the last acknowledged fence, never lowered
+	acked atomic.Int64          // the last acknowledged fence, lowered only by NewEra
 	lost  atomic.Pointer[error] // set once: lost or released
 	gone  chan struct{}         // closed when lost is set
 
@@ -85,6 +85,33 @@ func (h *Holder) SetBackwards(n int64) {
 	h.mu.Lock()
 	h.backw = n
 	h.mu.Unlock()
+}
+
+// NewEra writes a record with rollback counter n and fence v at once, v
+// below the last fence if need be (a new era: the clock was set back and
+// the counter tells its ids apart from the earlier, later-dated ones); it
+// returns when the store has acknowledged it.
+func (h *Holder) NewEra(n, v int64) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.Err(); err != nil {
+		return err
+	}
+	sent := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), h.ttl/3)
+	err := h.claim.Renew(ctx, Record{IssuedUpTo: v, Backwards: n})
+	cancel()
+	if err != nil {
+		if errors.Is(err, ErrGone) {
+			return h.loseLocked(errs.New(errs.ErrWorker, "lease lost: %s: %v", h.claim.Where(), err))
+		}
+		return errs.New(errs.ErrWorker, "lease %s: cannot record the new rollback counter %d, so the generator stays in its era: %v", h.claim.Where(), n, err)
+	}
+	h.deadline = sent.Add(h.ttl)
+	h.backw = n
+	h.acked.Store(v)
+	h.fence.Store(v)
+	return nil
 }
 
 // Start renews every ttl/3 until Release; next tells the fence to write

@@ -1,0 +1,279 @@
+package gen
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/leasetest"
+)
+
+// The clock-rollback answers at a takeover: a predecessor's record planted
+// ahead of the clock by 1 ms .. 1 h, under each policy, with and without a
+// backwards field. Every id issued must differ from every id the
+// predecessor may have issued: (tick <= record, counter = record's).
+
+const bwLayout = "layout=time:41,backwards:2,worker:3,seq:12"
+
+// planted is what the predecessor may have issued: ticks up to upTo in era
+// backwards, on one pair.
+type planted struct {
+	pair      lease.Pair
+	upTo      int64
+	backwards int64
+}
+
+func nowTick() int64 { return time.Now().UnixMilli() - 1288834974657 }
+
+// clashes reports whether id could be one of the predecessor's.
+func (p planted) clashes(t *testing.T, g Generator, id int64) bool {
+	d, err := g.Decode(id)
+	require.NoError(t, err)
+	counter := max(d.Epoch, 0)
+	return d.Worker == p.pair.Worker && d.Time <= p.upTo && counter == p.backwards
+}
+
+func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
+	type outcome int
+	const (
+		waits    outcome = iota // waits for the clock, same era
+		newEra                  // goes on at once, counter + 1
+		switches                // takes another pair
+		refuses                 // ErrClockBackwards
+	)
+	steps := []time.Duration{time.Millisecond, 14 * time.Millisecond, 16 * time.Millisecond, time.Second, time.Hour}
+	cases := []struct {
+		policy string
+		layout string
+		want   func(ahead time.Duration) outcome
+	}{
+		{"error", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
+			if a <= 10*time.Millisecond {
+				return waits
+			}
+			return refuses
+		}},
+		{"wait:15ms", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
+			if a <= 15*time.Millisecond {
+				return waits
+			}
+			return refuses
+		}},
+		{"switch", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
+			if a <= 10*time.Millisecond {
+				return waits
+			}
+			return switches
+		}},
+		{"wait:15ms,switch", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
+			if a <= 15*time.Millisecond {
+				return waits
+			}
+			return switches
+		}},
+		{"error", bwLayout, func(a time.Duration) outcome {
+			if a <= 10*time.Millisecond {
+				return waits
+			}
+			return newEra
+		}},
+		{"wait:15ms,switch", bwLayout, func(a time.Duration) outcome {
+			if a <= 15*time.Millisecond {
+				return waits
+			}
+			return newEra
+		}},
+	}
+	for _, c := range cases {
+		for _, ahead := range steps {
+			t.Run(fmt.Sprintf("%s/%s/%s", c.layout[7:], c.policy, ahead), func(t *testing.T) {
+				st := leasetest.New()
+				cfg := c.layout + " worker=lease max_wait=10ms on_clock_back=" + c.policy
+				spec, err := config.Parse(cfg)
+				require.NoError(t, err)
+				pool := poolOf(spec).Name
+				p := planted{pair: lease.Pair{}, upTo: nowTick() + ahead.Milliseconds(), backwards: 1}
+				st.SetRecord(pool, p.pair, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
+				start := time.Now()
+				g, err := Open(spec, Options{Store: st})
+				want := c.want(ahead)
+				if want == refuses {
+					require.ErrorIs(t, err, errs.ErrClockBackwards)
+					require.Contains(t, err.Error(), "on_clock_back="+c.policy)
+					return
+				}
+				require.NoError(t, err)
+				defer g.Close()
+				took := time.Since(start)
+				ids := make([]int64, 5000)
+				require.NoError(t, g.NextBatch(ids))
+				for _, id := range ids {
+					require.False(t, p.clashes(t, g, id), "id %d could be the predecessor's", id)
+				}
+				d, err := g.Decode(ids[0])
+				require.NoError(t, err)
+				switch want {
+				case waits:
+					require.Equal(t, int64(0), d.Worker, "the same pair")
+					require.Greater(t, d.Time, p.upTo, "after the record")
+					require.GreaterOrEqual(t, took, ahead-2*time.Millisecond, "waited for the clock")
+					if c.layout == bwLayout {
+						require.Equal(t, int64(1), d.Epoch, "an ordinary wait keeps the era")
+					}
+				case newEra:
+					require.Equal(t, int64(0), d.Worker)
+					require.Equal(t, int64(2), d.Epoch, "the counter went up by one")
+					require.Less(t, took, 200*time.Millisecond, "went on at once")
+					rec, _ := st.Record(pool, p.pair)
+					require.Equal(t, int64(2), rec.Backwards, "the counter is in the record")
+					if ahead == time.Hour {
+						require.Less(t, rec.IssuedUpTo, p.upTo, "the record's fence is the new era's (now + lease_ttl)")
+					}
+				case switches:
+					require.NotEqual(t, int64(0), d.Worker, "another pair")
+					require.Contains(t, g.Config(), "switched=0/0", "it says so")
+					require.Less(t, took, 200*time.Millisecond)
+				}
+			})
+		}
+	}
+}
+
+func TestBackwardsCounterRunsOutThenThePolicyDecides(t *testing.T) {
+	st := leasetest.New()
+	cfg := bwLayout + " worker=lease max_wait=10ms"
+	spec, err := config.Parse(cfg)
+	require.NoError(t, err)
+	pool := poolOf(spec).Name
+	var all []planted
+	seen := map[int64]bool{}
+	for want := int64(1); want <= 3; want++ {
+		rec, _ := st.Record(pool, lease.Pair{})
+		p := planted{upTo: nowTick() + 3600000, backwards: rec.Backwards}
+		st.SetRecord(pool, lease.Pair{}, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
+		all = append(all, p)
+		g, err := Open(spec, Options{Store: st})
+		require.NoError(t, err)
+		ids := make([]int64, 3000)
+		require.NoError(t, g.NextBatch(ids))
+		for _, id := range ids {
+			d, err := g.Decode(id)
+			require.NoError(t, err)
+			require.Equal(t, want, d.Epoch)
+			require.False(t, seen[id])
+			seen[id] = true
+			for _, q := range all {
+				require.False(t, q.clashes(t, g, id))
+			}
+		}
+		require.NoError(t, g.Close())
+	}
+	// The counter is at 3, its largest: error refuses, switch takes
+	// another pair.
+	rec, _ := st.Record(pool, lease.Pair{})
+	require.Equal(t, int64(3), rec.Backwards)
+	st.SetRecord(pool, lease.Pair{}, lease.Record{IssuedUpTo: nowTick() + 3600000, Backwards: 3})
+	_, err = Open(spec, Options{Store: st})
+	require.ErrorIs(t, err, errs.ErrClockBackwards)
+	sw, err := config.Parse(cfg + " on_clock_back=switch")
+	require.NoError(t, err)
+	g, err := Open(sw, Options{Store: st})
+	require.NoError(t, err)
+	defer g.Close()
+	id, err := g.Next()
+	require.NoError(t, err)
+	d, _ := g.Decode(id)
+	require.Equal(t, int64(1), d.Worker)
+	require.Contains(t, g.Config(), "switched=0/0")
+	reopened, err := config.Parse(g.Config())
+	require.NoError(t, err, "the configuration string opens again")
+	require.Equal(t, "0/0", reopened.Switched)
+}
+
+func TestSwitchWhenEveryOtherPairIsAheadToo(t *testing.T) {
+	st := leasetest.New()
+	cfg := "layout=time:41,worker:1,seq:12 worker=lease max_wait=10ms on_clock_back=switch"
+	spec, err := config.Parse(cfg)
+	require.NoError(t, err)
+	pool := poolOf(spec).Name
+	for w := int64(0); w < 2; w++ {
+		st.SetRecord(pool, lease.Pair{Worker: w}, lease.Record{IssuedUpTo: nowTick() + 60000})
+	}
+	_, err = Open(spec, Options{Store: st})
+	require.ErrorIs(t, err, errs.ErrClockBackwards)
+	require.Contains(t, err.Error(), "no free pair's record is behind the clock")
+	// Both pairs are free again afterwards.
+	st.SetRecord(pool, lease.Pair{Worker: 1}, lease.Record{IssuedUpTo: nowTick() - 1000})
+	g, err := Open(spec, Options{Store: st})
+	require.NoError(t, err)
+	g.Close()
+}
+
+// clock=wall stepping back in a running generator: with a backwards field
+// the counter goes up (in the record first) and it goes on at once; the
+// ids stay unique; at the last counter value the policy decides.
+func TestWallClockStepsBackIntoNewEras(t *testing.T) {
+	clk := clock.NewManualClock(nowMs)
+	st := leasetest.New()
+	cfg := bwLayout + " worker=lease clock=wall on_clock_back=error"
+	spec, err := config.Parse(cfg)
+	require.NoError(t, err)
+	g := openWith(t, cfg, clk, st)
+	seen := map[int64]bool{}
+	take := func(n int) (first int64) {
+		for i := range n {
+			id, err := g.Next()
+			require.NoError(t, err)
+			require.False(t, seen[id], "duplicate %d", id)
+			seen[id] = true
+			if i == 0 {
+				first = id
+			}
+			if i%1000 == 999 {
+				clk.Add(time.Millisecond)
+			}
+		}
+		return first
+	}
+	take(5000)
+	for era := int64(1); era <= 3; era++ {
+		clk.Add(-time.Second)
+		d, err := g.Decode(take(3000))
+		require.NoError(t, err)
+		require.Equal(t, era, d.Epoch)
+		require.Equal(t, clk.Now()/int64(time.Millisecond)-3, d.UnixMs, "goes on from the stepped-back clock")
+		rec, _ := st.Record(poolOf(spec).Name, lease.Pair{})
+		require.Equal(t, era, rec.Backwards, "written to the record before its first id")
+	}
+	clk.Add(-time.Second)
+	_, err = g.Next()
+	require.ErrorIs(t, err, errs.ErrClockBackwards, "the counter would wrap: the policy decides")
+	require.Len(t, seen, 5000+3*3000)
+}
+
+func TestBackwardsRoundTripsThroughPartsEpoch(t *testing.T) {
+	g := open(t, bwLayout+" worker=5", clock.NewManualClock(nowMs))
+	id, err := g.Compose(Parts{UnixMs: nowMs, Epoch: 3, Datacenter: -1, Worker: 5, Sequence: 7})
+	require.NoError(t, err)
+	p, err := g.Decode(id)
+	require.NoError(t, err)
+	require.Equal(t, Parts{ID: id, UnixMs: nowMs, Time: nowMs - 1288834974657, Epoch: 3, Datacenter: -1, Worker: 5, Sequence: 7}, p)
+	_, err = g.Compose(Parts{UnixMs: nowMs, Epoch: 4, Datacenter: -1, Worker: 5})
+	require.ErrorIs(t, err, errs.ErrRange)
+	for cfg, key := range map[string]string{
+		"layout=time:41,backwards:0,worker:8,seq:12":                "layout",
+		"layout=time:41,backwards:5,worker:8,seq:12":                "layout",
+		"preset=snowflake worker=3 on_clock_back=switch clock=wall": "on_clock_back",
+		"preset=zxid layout=epoch:30,backwards:2,counter:32":        "layout",
+	} {
+		_, err := config.Parse(cfg)
+		require.ErrorIs(t, err, errs.ErrInvalid, cfg)
+		require.Contains(t, err.Error(), key+":", cfg)
+	}
+}

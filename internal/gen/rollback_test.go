@@ -277,3 +277,81 @@ func TestBackwardsRoundTripsThroughPartsEpoch(t *testing.T) {
 		require.Contains(t, err.Error(), key+":", cfg)
 	}
 }
+
+// A running clock=wall generator whose clock steps back by 1 ms .. 1 h,
+// under each policy, with and without a backwards field (injected clock
+// that otherwise runs in real time; injected lease store).
+func TestWallClockStepBackUnderEachPolicy(t *testing.T) {
+	type outcome int
+	const (
+		goesOn  outcome = iota // waits or tolerates: same era, ids increase
+		era                    // counter + 1, at once
+		refuses                // ErrClockBackwards
+	)
+	steps := []time.Duration{time.Millisecond, 14 * time.Millisecond, 16 * time.Millisecond, time.Second, time.Hour}
+	cases := []struct {
+		layout, policy string
+		want           func(time.Duration) outcome
+	}{
+		{"layout=time:41,worker:3,seq:12", "error", func(time.Duration) outcome { return refuses }},
+		{"layout=time:41,worker:3,seq:12", "wait:15ms", func(d time.Duration) outcome {
+			if d <= 15*time.Millisecond {
+				return goesOn
+			}
+			return refuses
+		}},
+		{"layout=time:41,worker:3,seq:12", "tolerate:1s", func(d time.Duration) outcome {
+			if d <= time.Second {
+				return goesOn
+			}
+			return refuses
+		}},
+		{bwLayout, "error", func(time.Duration) outcome { return era }},
+		{bwLayout, "wait:15ms", func(d time.Duration) outcome {
+			if d <= 15*time.Millisecond {
+				return goesOn
+			}
+			return era
+		}},
+	}
+	for _, c := range cases {
+		for _, step := range steps {
+			t.Run(fmt.Sprintf("%s/%s/%s", c.layout[7:], c.policy, step), func(t *testing.T) {
+				clk := clock.NewManualClock(nowMs)
+				stop := make(chan struct{})
+				defer close(stop)
+				go func() { // real time passes
+					last := time.Now()
+					for {
+						select {
+						case <-stop:
+							return
+						case <-time.After(500 * time.Microsecond):
+						}
+						now := time.Now()
+						clk.Add(now.Sub(last))
+						last = now
+					}
+				}()
+				g := openWith(t, c.layout+" worker=lease clock=wall on_clock_back="+c.policy, clk, leasetest.New())
+				before := next(t, g)
+				clk.Add(-step)
+				id, err := g.Next()
+				switch c.want(step) {
+				case refuses:
+					require.ErrorIs(t, err, errs.ErrClockBackwards)
+					require.Contains(t, err.Error(), "on_clock_back="+c.policy)
+				case goesOn:
+					require.NoError(t, err)
+					require.Greater(t, id, before)
+				case era:
+					require.NoError(t, err)
+					d, _ := g.Decode(id)
+					b, _ := g.Decode(before)
+					require.Equal(t, b.Epoch+1, d.Epoch)
+					require.Less(t, d.Time, b.Time, "dated by the stepped-back clock")
+				}
+			})
+		}
+	}
+}

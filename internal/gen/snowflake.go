@@ -333,9 +333,13 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			case st.Mode == config.Tolerate:
 				// keep issuing on the last tick, below
 			default:
+				note := ""
+				if g.back.Has(config.Switch) {
+					note = " (switch takes another pair when a pair is taken, at opening or leasing again, not in a running generator)"
+				}
 				return 0, 0, 0, 0, errs.New(errs.ErrClockBackwards,
-					"the wall clock moved back by %s (last id at %s, clock now %s); on_clock_back=%s",
-					behind, g.tickTime(last), g.tickTime(now), g.back)
+					"the wall clock moved back by %s (last id at %s, clock now %s); on_clock_back=%s%s",
+					behind, g.tickTime(last), g.tickTime(now), g.back, note)
 			}
 			fallthrough
 		default: // now <= last: continue on the last tick

@@ -98,6 +98,15 @@ def main() -> None:
         [noop, bare_call, wrapped_call, unc.next_id, idgen.next_id, py.next_id], n)
     (uu,) = per_call([uuid.uuid4], 50_000)
 
+    # Text ids beside numbers: rocketmq's next_text against snowflake
+    # worker=1's next_id, and against its own bare ctypes call (a reused
+    # buffer, no str made).
+    rq = idgen.Generator("preset=rocketmq")
+    sf1 = idgen.Generator("preset=snowflake worker=1")
+    text_buf = ctypes.create_string_buffer(64)
+    bare_text = functools.partial(lib.quick.idgen_next_text, rq._h, text_buf, 64)
+    sf1_next, text, text_bare = per_call([sf1.next_id, rq.next_text, bare_text], n)
+
     big = array("q", bytes(8 * 65536))
     into = statistics.median(
         [(lambda t: (unc.next_ids_into(big), (time.perf_counter_ns() - t) / len(big))[1])(time.perf_counter_ns()) for _ in range(ROUNDS * 5)]
@@ -123,12 +132,17 @@ def main() -> None:
     print(f"  {'idgen.next_id() (default generator, no argument)':<56} {mod:9.1f} ns   {mod / bare:.2f}x bare call without argument")
     print(f"  {'pure-Python locked Snowflake':<56} {pure:9.1f} ns   next_id is {pure / nxt:.1f}x faster (target >= 3x) {_v(pure / nxt >= 3)}")
     print(f"  {'uuid.uuid4()':<56} {uu:9.1f} ns")
+    print(f"  {'Generator.next_id(), preset=snowflake worker=1':<56} {sf1_next:9.1f} ns   (its ceiling, 4096 ids/ms, is {1e6 / 4096:.1f} ns/id)")
+    print(f"  {'bare ctypes call idgen_next_text, preset=rocketmq':<56} {text_bare:9.1f} ns")
+    print(f"  {'Generator.next_text(), preset=rocketmq':<56} {text:9.1f} ns   {text / sf1_next:.2f}x next_id (snowflake worker=1), {text / text_bare:.2f}x its bare call")
     print(f"  {'next_ids_into(array q x65536), uncapped':<56} {into:9.2f} ns/id (target <= 3) {_v(into <= 3)}")
     print(f"  {'next_ids(65536) -> list, uncapped':<56} {lst:9.2f} ns/id (target <= 40) {_v(lst <= 40)}")
     print(f"  {'next_ids_into x4096, preset=snowflake, sustained':<56} {util * 100:9.2f} % of 4096 ids/ms (target >= 99%) {_v(util >= 0.99)}")
     print(f"  {'next_id(), preset=snowflake, sustained':<56} {util1 * 100:9.2f} % of 4096 ids/ms")
     unc.close()
     sf.close()
+    rq.close()
+    sf1.close()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,19 @@ CASES = [
      ("snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid")] + [
     ["explain", "-c", "layout=time:40,worker:3,seq:20 unit=1s epoch=2020-01-01T00:00:00Z"],
     ["explain", "-c", "layout=time:50,seq:13 unit=24h epoch=0"],
+    ["explain", "-c", "preset=baidu-cached layout=time:29,worker:21,seq:13 epoch=2016-09-20T00:00:00+08:00"],
+    ["explain", "-c", "layout=time:41,backwards:2,worker:8,seq:12"],
+    ["decode", "-c", "layout=time:41,backwards:2,worker:8,seq:12", "2125144375465881600"],
+    # text ids: the text presets and the text= forms
+    ["explain", "-c", "preset=rocketmq"],
+    ["explain", "-c", "preset=rocketmq-v1"],
+    ["explain", "-c", "preset=rocketmq worker=3"],
+    ["decode", "-c", "preset=rocketmq tz=UTC", "0A010203123412345678783ABE6F0000", "0a010203123412345678783abe6f0001"],
+    ["decode", "--json", "-c", "preset=rocketmq tz=UTC", "FD0000000000000000000000000000025587E2D61E667839E70D0000"],
+    ["decode", "--json", "-c", "preset=rocketmq-v1", "0102FC000000011170000000010000002A"],
+    ["decode", "-c", "preset=rocketmq-v1", "0102FC00000001117000000001000000", "zz"],
+    ["decode", "-c", "preset=snowflake text=base62", "15G63YLn9Ae", "910499571847892992"],
+    ["decode", "-c", "preset=snowflake text=base36", "06x155swzxs74", "6wvgiunwrrsw0"],
 ]
 
 
@@ -54,3 +67,20 @@ def test_next_prints_ids_like_the_go_command() -> None:
                            capture_output=True, text=True, timeout=60)
         ids = [int(x) for x in r.stdout.split()]
         assert r.returncode == 0 and len(ids) == 5000 and ids == sorted(set(ids))
+
+
+def test_next_prints_text_ids_like_the_go_command() -> None:
+    cfgs = {"preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=305419896 tz=UTC": 32,
+            "preset=rocketmq-v1 mac=02:fc:00:00:00:01 pid=1": 34,
+            "preset=snowflake worker=1 text=base62": 11}
+    for cfg, width in cfgs.items():
+        outs = []
+        for cmd in ([str(GO)], [sys.executable, "-m", "idgen"]):
+            r = subprocess.run([*cmd, "next", "-n", "300", "-c", cfg], capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, r.stderr
+            lines = r.stdout.split()
+            assert len(lines) == 300 and len(set(lines)) == 300
+            assert all(len(x) == width for x in lines)
+            outs.append(lines)
+        if "rocketmq " in cfg:  # same fixed part and counter sequence in both
+            assert [x[:20] + x[28:] for x in outs[0]] == [x[:20] + x[28:] for x in outs[1]]

@@ -6,6 +6,13 @@ the process-wide default generator, built on first use from
 ``$IDGEN_CONFIG`` or ``preset=snowflake worker=lease``. The same string means
 the same generator in C, Python and Java.
 
+Text ids: the text presets make RocketMQ's message ids (``preset=rocketmq``,
+the 32- or 56-character ``UNIQ_KEY``; ``preset=rocketmq-v1``, the 5.x
+client's 34-character id), and any numeric preset writes its ids in the
+form of its ``text=`` key (``dec``, ``base36``, ``base62``), through
+:meth:`Generator.next_text`; :meth:`Generator.decode_text` reads them back
+into a :class:`TextParts`.
+
 The library is loaded on first use, not on import. Under ``fork`` a child of
 a process that had loaded it gets :class:`ForkedError`; use the ``spawn`` or
 ``forkserver`` start method, or load idgen only in the children.
@@ -27,11 +34,12 @@ from ._errors import (
     WorkerError,
 )
 from ._generator import Generator
-from ._parts import Parts
+from ._parts import Parts, TextParts
 
 __all__ = [
     "Generator",
     "Parts",
+    "TextParts",
     "IdgenError",
     "ConfigError",
     "InvalidIdError",

@@ -154,6 +154,8 @@ def no_lease(config: str) -> str:
     epoch, taking no lease (decode and explain never lease)."""
     pairs = _pairs(config)
     keys = dict(pairs)
+    if keys.get("preset") in _TEXT_PRESETS:
+        return config  # text presets take no worker id or lease
     leasing = keys.get("worker", "lease") == "lease" or "://" in keys.get("worker", "")
     wall = keys.get("clock") == "wall"
     drop = {"lease_dir", "lease_ttl", "lease_table", "max_wait", "leased"}
@@ -196,6 +198,57 @@ def decode_line(p: idgen.Parts, as_json: bool) -> str:
     if as_json:
         return json.dumps(dict(fields))
     return " ".join(f"{k}={v}" for k, v in fields)
+
+
+_TEXT_PRESETS = ("rocketmq", "rocketmq-v1")
+_TEXT_FORMS = {"base36": (36, 13), "base62": (62, 11)}
+
+
+def text_line(p: idgen.TextParts, as_json: bool) -> str:
+    """A decoded text id, as idgen decode prints it."""
+    fields: list[tuple[str, object]] = []
+    if p.unix_ms is not None:
+        fields += [("unix_ms", p.unix_ms), ("time", rfc3339(p.unix_ms))]
+    for k, v in (("sequence", p.sequence), ("pid", p.pid), ("loader_hash", p.loader_hash)):
+        if v is not None:
+            fields.append((k, v))
+    if p.ip is not None:
+        fields.append(("ip", str(p.ip)))
+    if p.mac is not None:
+        fields.append(("mac", p.mac))
+    if as_json:
+        return json.dumps(dict(fields))
+    return " ".join(f"{k}={v}" for k, v in fields)
+
+
+_TEXT_EXPLAIN = {
+    "rocketmq-v1": "preset=rocketmq-v1: text of 34 hex characters (rocketmq-clients' V1 message id)\n\n"
+    "  byte   0      version      01\n"
+    "  bytes  1..6   mac          hardware address of the host\n"
+    "  bytes  7..8   pid          low 16 bits of the process id\n"
+    "  bytes  9..12  time         seconds since 2021-01-01T00:00:00Z (low 32 bits: runs out in 2157)\n"
+    "  bytes 13..16  sequence     +1 per id; at most 4294967296 ids per second\n",
+    "rocketmq": "preset=rocketmq: text of 32 hex characters (an IPv4 host) or 56 (IPv6), RocketMQ's UNIQ_KEY\n\n"
+    "  bytes  0..3   ip           the host's IPv4 address (bytes 0..15 for IPv6; the rest move up)\n"
+    "  bytes  4..5   pid          low 16 bits of the process id\n"
+    "  bytes  6..9   loader_hash  class-loader hash (random per generator)\n"
+    "  bytes 10..13  time         ms since the 1st of the month 00:00 in tz (starts again each month)\n"
+    "  bytes 14..15  counter      +1 per id; at most 65536 ids per ms\n",
+}
+
+
+def decode_one(g: idgen.Generator, keys: dict[str, str], s: str, as_json: bool) -> str:
+    """One input of decode: a text preset's id, a numeric id in its
+    fixed-width text= form, or a number in decimal or 0x hex."""
+    t = s.strip()
+    if keys.get("preset") in _TEXT_PRESETS:
+        return text_line(g.decode_text(t), as_json)
+    form = _TEXT_FORMS.get(keys.get("text", "dec"))
+    if form is not None and len(t) == form[1]:
+        tp = g.decode_text(t)
+        assert tp.id is not None
+        return decode_line(g.decode(tp.id), as_json)
+    return decode_line(g.decode(parse_id(s)), as_json)
 
 
 _LETTERS = {"time": "t", "datacenter": "d", "worker": "w", "seq": "s", "epoch": "e", "counter": "c", "backwards": "b"}
@@ -283,19 +336,28 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
         if o.word == "next":
             if o.args:
                 raise UsageError("next takes no arguments")
+            keys = dict(_pairs(config))
+            form = _TEXT_FORMS.get(keys.get("text", "dec"))
             with idgen.Generator(config) as g:
-                left = o.n
+                if keys.get("preset") in _TEXT_PRESETS:
+                    for _ in range(o.n):
+                        stdout.write(g.next_text() + "\n")
+                left = 0 if keys.get("preset") in _TEXT_PRESETS else o.n
                 while left > 0:
                     chunk = g.next_ids(min(left, 4096))
-                    stdout.write("\n".join(map(str, chunk)) + "\n")
+                    if form is None:
+                        stdout.write("\n".join(map(str, chunk)) + "\n")
+                    else:
+                        stdout.write("\n".join(idgen.format(i, form[0], True) for i in chunk) + "\n")
                     left -= len(chunk)
         elif o.word == "decode":
             inputs = o.args or [line for line in stdin.read().splitlines() if line.strip()]
             failed = False
+            keys = dict(_pairs(config))
             with idgen.Generator(no_lease(config)) as g:
                 for s in inputs:
                     try:
-                        stdout.write(decode_line(g.decode(parse_id(s)), o.json) + "\n")
+                        stdout.write(decode_one(g, keys, s, o.json) + "\n")
                     except idgen.IdgenError as e:
                         stdout.flush()
                         stderr.write(f"idgen: {e}\n")
@@ -308,8 +370,13 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
                 raise UsageError("explain takes no arguments")
             if o.svg:
                 raise UsageError("--svg is drawn by the Go command only (build/idgen explain --svg)")
-            with idgen.Generator(no_lease(config)) as g:
-                stdout.write(explain_text(g.config))
+            preset = dict(_pairs(config)).get("preset", "")
+            if preset in _TEXT_PRESETS:
+                idgen.Generator(config).close()  # the configuration is checked as the Go command checks it
+                stdout.write(_TEXT_EXPLAIN[preset])
+            else:
+                with idgen.Generator(no_lease(config)) as g:
+                    stdout.write(explain_text(g.config))
         elif o.word == "format":
             if not o.args:
                 raise UsageError("format needs ids")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_int, c_int64, c_size_t, c_void_p
+from ctypes import POINTER, c_char_p, c_int, c_int32, c_int64, c_size_t, c_uint8, c_void_p
 from importlib import resources
 from typing import Any, Optional
 
@@ -42,6 +42,20 @@ class Parts(ctypes.Structure):
     ]
 
 
+class TextParts(ctypes.Structure):
+    """idgen_text_parts."""
+
+    _fields_ = [
+        ("id", c_int64),
+        ("unix_ms", c_int64),
+        ("sequence", c_int64),
+        ("pid", c_int64),
+        ("loader_hash", c_int64),
+        ("addr_len", c_int32),
+        ("addr", c_uint8 * 16),
+    ]
+
+
 # name: (restype, argtypes)
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "idgen_version": (c_char_p, []),
@@ -60,6 +74,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "idgen_decode": (c_int, [c_int64, POINTER(Parts)]),
     "idgen_format": (c_int, [c_int64, c_int, c_int, c_char_p, c_size_t]),
     "idgen_parse": (c_int, [c_char_p, c_int, POINTER(c_int64)]),
+    "idgen_next_text": (c_int, [c_void_p, c_char_p, c_size_t]),
+    "idgen_decode_text": (c_int, [c_void_p, c_char_p, POINTER(TextParts)]),
 }
 
 
@@ -78,8 +94,12 @@ class Library:
             # The hot path: ctypes' per-argument conversion (from_param)
             # costs ~150 ns, as much as the call itself. idgen_next is only
             # ever called with a small int or a ctypes.c_void_p (see
-            # Generator.__init__), which pass unconverted.
-            setattr(view.idgen_next, "argtypes", None)
+            # Generator.__init__), which pass unconverted. The text calls
+            # likewise get only that handle, a ctypes char array or a
+            # byref() (both passed as pointers), bytes and a small int
+            # (see _text.py).
+            for name in ("idgen_next", "idgen_next_text", "idgen_decode_text"):
+                setattr(getattr(view, name), "argtypes", None)
 
     def last_error(self) -> str:
         raw: Optional[bytes] = self.quick.idgen_last_error()

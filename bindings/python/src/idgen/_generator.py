@@ -1,5 +1,6 @@
-"""Generator: a handle on one generator of the library, and the run-serving
-_RunGenerator that one-call-per-id layouts with a 1 ms tick become."""
+"""Generator: a handle on one generator of the library (ids as numbers or
+as text), and the run-serving _RunGenerator that one-call-per-id layouts
+with a 1 ms tick become."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from array import array
 from time import monotonic_ns as _monotonic_ns
 from typing import Any, Callable, Union
 
-from . import _ffi
+from . import _ffi, _text
 from ._errors import ConfigError, _check, _check_decode, _check_id, _cstr, _error
-from ._parts import Parts, _parts
+from ._parts import Parts, TextParts, _parts, _text_parts
 
 _ZERO = (0,)
 
@@ -109,11 +110,18 @@ class Generator:
     Thread-safe; ids strictly increase across all threads. Use it as a
     context manager or call :meth:`close`; a finaliser closes a generator
     that is dropped unclosed.
+
+    The text presets (``preset=rocketmq``, ``preset=rocketmq-v1``) make
+    only text: use :meth:`next_text` and :meth:`decode_text` (their
+    :meth:`next_id` raises :class:`ConfigError`). Any numeric preset makes
+    text too, in the form its ``text=`` key names (``dec``, ``base36``,
+    ``base62``).
     """
 
     __slots__ = (
         "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_filled", "_k",
-        "_kmax", "_lock", "_finalizer", "__weakref__",
+        "_kmax", "_lock", "_finalizer", "_text_fn", "_texts", "_decodes",
+        "__weakref__",
     )
 
     def __init__(self, config: str = "") -> None:
@@ -136,6 +144,10 @@ class Generator:
         # (cheaper). A batch may wait for a tick: it always releases it.
         self._next = lib.waiting.idgen_next if tick_ms > 1 else lib.quick.idgen_next
         self._fill: Callable[[int, int], int] = functools.partial(lib.waiting.idgen_next_batch, self._h)
+        # next_text waits for a tick like next does; decode_text never waits.
+        self._text_fn = lib.waiting.idgen_next_text if tick_ms > 1 else lib.quick.idgen_next_text
+        self._texts: list[_text.NextText] = []
+        self._decodes: list[_text.DecodeText] = []
         # The reserved run, smallest id last; _fresh is the monotonic time
         # until which it may be handed out (0: nothing reserved).
         self._ids: list[int] = []
@@ -215,6 +227,45 @@ class Generator:
         p = _ffi.Parts()
         _check_decode(_ffi.lib().quick.idgen_decode_with(self._h, _check_id(id), ctypes.byref(p)))
         return _parts(p)
+
+    def next_text(self) -> str:
+        """The next id as text: a rocketmq id (32 upper-case hex characters,
+        56 for an IPv6 host), a rocketmq-v1 id (34), or a numeric preset's
+        id in its ``text=`` form (decimal; base36 and base62 fixed width,
+        13 and 11 characters, so that they sort like the numbers).
+
+        Ids of a numeric preset come from the same sequence as next_id's:
+        every one is larger than any id handed out before it.
+        """
+        # The buffer of a pooled call (see _text): no allocation but the str.
+        try:
+            entry = self._texts.pop()
+        except IndexError:
+            entry = _text.next_text_call(self._text_fn, self._h)
+        call, buf = entry
+        n: int = call()
+        if n < 0:
+            self._texts.append(entry)
+            raise _error(n)
+        text: str = buf.value.decode()
+        self._texts.append(entry)
+        return text
+
+    def decode_text(self, text: str) -> TextParts:
+        """The fields of a text id of this generator's form (hex in either
+        case). Text that is not exactly that form raises
+        :class:`InvalidIdError`; anything but a str, TypeError."""
+        raw = _text.text_arg(text)
+        try:
+            entry = self._decodes.pop()
+        except IndexError:
+            entry = _text.decode_text_call(_ffi.lib().quick.idgen_decode_text, self._h)
+        call, parts, ref = entry
+        try:
+            _check_decode(call(raw, ref))
+            return _text_parts(parts)
+        finally:
+            self._decodes.append(entry)
 
     def compose(
         self,
@@ -302,3 +353,10 @@ class _RunGenerator(Generator):
             self._filled = _monotonic_ns()
             self._fresh = self._filled + _FRESH_NS
             return v
+
+    def next_text(self) -> str:
+        """The next id as text (see Generator.next_text); drops the
+        reserved run first, so that the id is larger than the run's."""
+        with self._lock:
+            self._drop()
+            return Generator.next_text(self)

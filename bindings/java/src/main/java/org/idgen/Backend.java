@@ -11,6 +11,11 @@ package org.idgen;
  * int64, as a long[7]; strings into the library as NUL-terminated UTF-8
  * byte arrays (null for NULL); text out of it as a String. Results are the
  * C functions' own: an id or a negative status, or a status.
+ *
+ * <p>The text-id calls differ: they go through the calling thread's own
+ * native buffer ({@link Lib#TEXT_CAP} bytes of text, one idgen_text_parts),
+ * so a call allocates nothing but its result, which they return; a failure
+ * they throw as {@link Lib#error}, read on the same thread.
  */
 interface Backend {
     /** "jna" or "ffm". */
@@ -50,4 +55,10 @@ interface Backend {
     int idgen_format(long id, int base, int fixedWidth, byte[] buf, long cap);
 
     int idgen_parse(byte[] text, int base, long[] out);
+
+    /** idgen_next_text: the next id as text. */
+    String idgen_next_text(long g);
+
+    /** idgen_decode_text: text (not null) of g's form, decoded. */
+    TextParts idgen_decode_text(long g, String text);
 }

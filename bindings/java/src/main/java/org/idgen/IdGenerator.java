@@ -11,6 +11,12 @@ import java.lang.ref.Cleaner;
  * {@link AutoCloseable}); a {@link Cleaner} closes one that is dropped
  * unclosed. Calls after {@link #close()} throw {@link IdGenException} with
  * {@link ErrorCode#CLOSED}.
+ *
+ * <p>The text presets ({@code preset=rocketmq}: RocketMQ's message key, made
+ * as {@code MessageClientIDSetter.createUniqID()} makes it;
+ * {@code preset=rocketmq-v1}: the 5.x client's {@code MessageIdCodec} V1 id)
+ * make only text: use {@link #nextText} and {@link #decodeText}; {@link
+ * #nextId} on them is INVALID. Numeric presets make both.
  */
 public final class IdGenerator implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -126,6 +132,34 @@ public final class IdGenerator implements AutoCloseable {
             throw failure(rc);
         }
         return out[0];
+    }
+
+    /**
+     * The next id as text: a text preset's own form ({@code rocketmq}: 32
+     * upper-hex chars, 56 on an IPv6 address; {@code rocketmq-v1}: 34), a
+     * numeric preset's id in its {@code text=} form ({@code dec}, the
+     * default; {@code base36}: 13 chars; {@code base62}: 11, both sorting
+     * like the numbers). The text goes through a per-thread native buffer:
+     * nothing is allocated but the String.
+     *
+     * @throws IdGenException as {@link #nextId} does
+     */
+    public String nextText() {
+        return Lib.idgen_next_text(handle());
+    }
+
+    /**
+     * The fields of text of this generator's form (hex in either case).
+     *
+     * @throws IdGenException INVALID for null or for text that is not
+     *     exactly the form (wrong length, a stray character, white space, a
+     *     sign, {@code 0x}); the message says what is wrong
+     */
+    public TextParts decodeText(String text) {
+        if (text == null) {
+            throw new IdGenException(ErrorCode.INVALID, "text is null");
+        }
+        return Lib.idgen_decode_text(handle(), text);
     }
 
     /** The effective configuration, worker and datacenter resolved. */

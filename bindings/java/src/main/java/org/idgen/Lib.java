@@ -17,6 +17,21 @@ final class Lib {
 
     private Lib() {}
 
+    /**
+     * Bytes of text a backend's per-thread buffer holds, NUL included: room
+     * for every form's longest text (56 chars, rocketmq on an IPv6 host), so
+     * idgen_next_text never meets IDGEN_ERANGE, and for the text given to
+     * idgen_decode_text; longer text (never valid) takes a buffer of its own.
+     */
+    static final int TEXT_CAP = 128;
+
+    /** sizeof(idgen_text_parts): five int64, an int32, 16 bytes, padded to 8. */
+    static final int TEXT_PARTS_SIZE = 64;
+
+    /** Offsets in idgen_text_parts (x86-64, native byte order). */
+    static final int TP_ID = 0, TP_UNIX_MS = 8, TP_SEQUENCE = 16, TP_PID = 24, TP_LOADER_HASH = 32, TP_ADDR_LEN = 40,
+            TP_ADDR = 44;
+
     /** The library file the user asked for (idgen.library, then $IDGEN_LIBRARY), or null. */
     static String configuredPath() {
         String path = System.getProperty("idgen.library");
@@ -98,6 +113,35 @@ final class Lib {
 
     static int idgen_parse(byte[] text, int base, long[] out) {
         return B.idgen_parse(text, base, out);
+    }
+
+    static String idgen_next_text(long g) {
+        return B.idgen_next_text(g);
+    }
+
+    static TextParts idgen_decode_text(long g, String text) {
+        return B.idgen_decode_text(g, text);
+    }
+
+    /**
+     * Writes s and a NUL into dst when s is ASCII without NUL and fits;
+     * returns its length, else -1 (then the caller takes {@link #cstring}).
+     * No allocation: the text-id calls' fast path.
+     */
+    static int ascii(String s, byte[] dst) {
+        int n = s.length();
+        if (n >= dst.length) {
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c == 0 || c >= 0x80) {
+                return -1;
+            }
+            dst[i] = (byte) c;
+        }
+        dst[n] = 0;
+        return n;
     }
 
     /** NUL-terminated UTF-8, or null for null; a NUL inside is INVALID. */

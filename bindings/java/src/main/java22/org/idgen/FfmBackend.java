@@ -13,6 +13,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -24,7 +25,9 @@ import java.nio.file.StandardCopyOption;
  * <p>Handles (idgen_t *) travel as long, which the x86-64 SysV convention
  * passes exactly as a pointer. Small in/out values go through a confined
  * arena per call; batches through a per-thread native buffer (a confined
- * arena above {@link #CACHED_IDS} ids), copied into the caller's array.
+ * arena above {@link #CACHED_IDS} ids), copied into the caller's array; the
+ * text-id calls through another per-thread buffer ({@link TextScratch}), so
+ * that they allocate nothing but their result.
  *
  * <p>No handle is linked with {@code Linker.Option.critical}: a critical
  * downcall does not leave the Java thread state, so no safepoint (GC,
@@ -49,11 +52,27 @@ final class FfmBackend implements Backend {
     private static final String PATH;
     private static final SymbolLookup LOOKUP;
     private static final MethodHandle VERSION, STRERROR, LAST_ERROR, OPEN, CLOSE, NEXT, NEXT_BATCH, DECODE_WITH,
-            COMPOSE, CONFIG_STRING, CONFIGURE, NEXT_ID, NEXT_IDS, DECODE, FORMAT, PARSE;
+            COMPOSE, CONFIG_STRING, CONFIGURE, NEXT_ID, NEXT_IDS, DECODE, FORMAT, PARSE, NEXT_TEXT, DECODE_TEXT;
 
     /** Each thread's batch buffer, freed by the GC with the thread. */
     private static final ThreadLocal<MemorySegment> BATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(JAVA_LONG, CACHED_IDS));
+
+    /** A thread's buffers for the text-id calls, freed by the GC with the thread. */
+    private static final class TextScratch {
+        final MemorySegment parts;
+        final MemorySegment text;
+        /** Text on its way in or out, and the address bytes on their way out. */
+        final byte[] bytes = new byte[Lib.TEXT_CAP];
+
+        TextScratch() {
+            MemorySegment m = Arena.ofAuto().allocate(Lib.TEXT_PARTS_SIZE + Lib.TEXT_CAP, JAVA_LONG.byteAlignment());
+            parts = m.asSlice(0, Lib.TEXT_PARTS_SIZE);
+            text = m.asSlice(Lib.TEXT_PARTS_SIZE, Lib.TEXT_CAP);
+        }
+    }
+
+    private static final ThreadLocal<TextScratch> TEXT = ThreadLocal.withInitial(TextScratch::new);
 
     static {
         String configured = Lib.configuredPath();
@@ -89,6 +108,8 @@ final class FfmBackend implements Backend {
         DECODE = handle("idgen_decode", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
         FORMAT = handle("idgen_format", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
         PARSE = handle("idgen_parse", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+        NEXT_TEXT = handle("idgen_next_text", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+        DECODE_TEXT = handle("idgen_decode_text", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));
     }
 
     /** The jar's library, copied where dlopen can read it. */
@@ -361,5 +382,49 @@ final class FfmBackend implements Backend {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    @Override
+    public String idgen_next_text(long g) {
+        TextScratch s = TEXT.get();
+        int n;
+        try {
+            n = (int) NEXT_TEXT.invokeExact(g, s.text, (long) Lib.TEXT_CAP);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (n < 0) {
+            throw Lib.error(n);
+        }
+        MemorySegment.copy(s.text, JAVA_BYTE, 0, s.bytes, 0, n);
+        return new String(s.bytes, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public TextParts idgen_decode_text(long g, String text) {
+        TextScratch s = TEXT.get();
+        int n = Lib.ascii(text, s.bytes);
+        int rc;
+        try {
+            if (n >= 0) {
+                MemorySegment.copy(s.bytes, 0, s.text, JAVA_BYTE, 0, n + 1);
+                rc = (int) DECODE_TEXT.invokeExact(g, s.text, s.parts);
+            } else {
+                // Too long or not ASCII, so not an id: the library says why.
+                byte[] c = Lib.cstring(text, "text");
+                try (Arena a = Arena.ofConfined()) {
+                    rc = (int) DECODE_TEXT.invokeExact(g, a.allocateFrom(JAVA_BYTE, c), s.parts);
+                }
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != 0) {
+            throw Lib.error(rc);
+        }
+        MemorySegment p = s.parts;
+        MemorySegment.copy(p, JAVA_BYTE, Lib.TP_ADDR, s.bytes, 0, 16);
+        return TextParts.of(p.get(JAVA_LONG, Lib.TP_ID), p.get(JAVA_LONG, Lib.TP_UNIX_MS), p.get(JAVA_LONG, Lib.TP_SEQUENCE),
+                p.get(JAVA_LONG, Lib.TP_PID), p.get(JAVA_LONG, Lib.TP_LOADER_HASH), p.get(JAVA_INT, Lib.TP_ADDR_LEN), s.bytes, 0);
     }
 }

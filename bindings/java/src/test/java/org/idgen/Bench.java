@@ -3,11 +3,13 @@ package org.idgen;
 import cn.hutool.core.lang.Snowflake;
 import com.sun.jna.Native;
 import java.lang.invoke.MethodHandle;
+import java.lang.management.ManagementFactory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.UUID;
 import java.util.function.LongSupplier;
+import org.apache.rocketmq.common.message.MessageClientIDSetter;
 
 /**
  * The Java figures of make bench (not a test). Run against the bench build
@@ -47,6 +49,21 @@ public final class Bench {
         return ns;
     }
 
+    /** Heap bytes this thread allocates per call of f (after the JIT has warmed up). */
+    static double bytesPerCall(LongSupplier f, int n) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long sink = 0;
+        long before = mx.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < n; i++) {
+            sink += f.getAsLong();
+        }
+        double b = (mx.getCurrentThreadAllocatedBytes() - before) / (double) n;
+        if (sink == 42) {
+            System.out.print("");
+        }
+        return b;
+    }
+
     static double utilisation(IdGenerator g, double secs) {
         long[] buf = new long[4096];
         g.nextIds(buf);
@@ -83,20 +100,30 @@ public final class Bench {
         }
     }
 
+    /** A use of a text id that needs its last char written, the same for every candidate. */
+    static long use(String s) {
+        return s.charAt(s.length() - 1);
+    }
+
     public static void main(String[] args) {
         boolean ffm = FFM_NOOP != null;
         IdGenerator unc = IdGenerator.open("layout=time:41,seq:22 worker=0");
         IdGenerator sf = IdGenerator.open("preset=snowflake worker=1");
+        IdGenerator unc62 = IdGenerator.open("layout=time:41,seq:22 worker=0 text=base62");
+        IdGenerator rq = IdGenerator.open("preset=rocketmq");
         Snowflake hutool = new Snowflake(null, 1, 0, false);
         long arg = 12345;
         LongSupplier[] fs = {
             ffm ? () -> ffmNoop1(arg) : () -> Noop.idgen_bench_noop1(arg), unc::nextId, sf::nextId, hutool::nextId,
-            () -> UUID.randomUUID().getLeastSignificantBits(),
+            () -> UUID.randomUUID().getLeastSignificantBits(), () -> use(unc62.nextText()), () -> use(rq.nextText()),
+            () -> use(MessageClientIDSetter.createUniqID()),
         };
+        int rqLen = rq.nextText().length();
         int n = 1_000_000;
         for (LongSupplier f : fs) {
             nsPerCall(f, n); // warm up the JIT
         }
+        int batchRow = fs.length, utilRow = fs.length + 1;
         double[][] r = new double[fs.length + 2][ROUNDS];
         long[] big = new long[1 << 16];
         for (int round = 0; round < ROUNDS; round++) {
@@ -107,11 +134,12 @@ public final class Bench {
             for (int i = 0; i < 64; i++) {
                 unc.nextIds(big);
             }
-            r[fs.length][round] = (System.nanoTime() - t) / (64.0 * big.length);
-            r[fs.length + 1][round] = utilisation(sf, 0.5);
+            r[batchRow][round] = (System.nanoTime() - t) / (64.0 * big.length);
+            r[utilRow][round] = utilisation(sf, 0.5);
         }
         double bare = median(r[0]), next = median(r[1]), sfNext = median(r[2]), hu = median(r[3]), uuid = median(r[4]);
-        double batch = median(r[5]), util = median(r[6]);
+        double text62 = median(r[5]), rqText = median(r[6]), rqUpstream = median(r[7]);
+        double batch = median(r[batchRow]), util = median(r[utilRow]);
         System.out.printf("Java %s, %s (medians of %d rounds)%n", System.getProperty("java.version"),
                 ffm ? "java.lang.foreign" : "JNA " + Native.VERSION, ROUNDS);
         System.out.printf("  %-56s %9.1f ns%n", ffm ? "bare FFM downcall into Go (noop1)" : "bare JNA direct call into Go (noop1)", bare);
@@ -119,10 +147,17 @@ public final class Bench {
         System.out.printf("  %-56s %9.1f ns%n", "IdGenerator.nextId(), preset=snowflake (ceiling 244)", sfNext);
         System.out.printf("  %-56s %9.1f ns   (same 41/5/5/12 layout)%n", "hutool Snowflake.nextId()", hu);
         System.out.printf("  %-56s %9.1f ns%n", "UUID.randomUUID()", uuid);
+        System.out.printf("  %-56s %9.1f ns   %.2fx nextId() of the same layout%n", "IdGenerator.nextText(), time:41,seq:22 text=base62", text62, text62 / next);
+        System.out.printf("  %-56s %9.1f ns   %.2fx nextId() (uncapped), %.2fx createUniqID()%n", "IdGenerator.nextText(), preset=rocketmq (" + rqLen + " chars)", rqText, rqText / next, rqText / rqUpstream);
+        System.out.printf("  %-56s %9.1f ns   (the same form, in this JVM)%n", "RocketMQ MessageClientIDSetter.createUniqID()", rqUpstream);
+        System.out.printf("  %-56s %9.1f B    (the String: %d B), createUniqID() %.1f B%n", "heap allocated per nextText(), preset=rocketmq",
+                bytesPerCall(fs[6], n), 24 + (16 + rqLen + 7) / 8 * 8, bytesPerCall(fs[7], n));
         double batchTarget = ffm ? 1 : 3;
         System.out.printf("  %-56s %9.2f ns/id (target <= %.0f) %s%n", "nextIds(long[65536]), layout=time:41,seq:22", batch, batchTarget, batch <= batchTarget ? "PASS" : "FAIL");
         System.out.printf("  %-56s %9.2f %% of 4096 ids/ms (target >= 99%%) %s%n", "nextIds(long[4096]), preset=snowflake, sustained", util * 100, util >= 0.99 ? "PASS" : "FAIL");
         unc.close();
         sf.close();
+        unc62.close();
+        rq.close();
     }
 }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  *       JDK 20 removed this "planned capacity" check, JDK-8297106) and "JNI
  *       call made without checking exceptions when required to from
  *       CallStaticObjectMethod". Both are JNA 5.17's C code. idgen's JNA
- *       calls pass only primitives and arrays and create no local refs.</li>
+ *       calls pass only primitives, arrays and Pointers and create no local refs.</li>
  *   <li>"Handler was modified" for the signals Go installs its handlers for
  *       when the library loads (it forwards the ones that are not its own;
  *       IdGeneratorTest checks the JVM's implicit null checks still work).</li>
@@ -50,6 +50,12 @@ class XcheckJniTest {
             g.nextIds(new long[1000]);
             g.compose(g.decode(id));
             g.config();
+            g.decodeText(g.nextText());
+            try {
+                g.decodeText("\u00e9"); // the path that passes its own native buffer
+            } catch (IdGenException expected) {
+                // INVALID
+            }
         }
         IdGen.format(12345, 62, true);
         IdGen.parse("zz", 36);

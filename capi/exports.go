@@ -331,13 +331,13 @@ func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
 	if buf == nil {
 		return invalid("buf is NULL")
 	}
-	need := gen.TextLen(g) + 1
+	need := g.TextLen() + 1
 	if uint64(capacity) < uint64(need) {
 		setError(fmt.Sprintf("cap = %d cannot hold this generator's longest text and its NUL (%d bytes); nothing was consumed", uint64(capacity), need))
 		return C.IDGEN_ERANGE
 	}
 	dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), need)
-	n, err := gen.NextText(g, dst[:need-1])
+	n, err := g.NextText(dst[:need-1])
 	if err != nil {
 		return fail(err)
 	}

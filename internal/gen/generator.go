@@ -37,6 +37,13 @@ type Generator interface {
 	// LastValue is the generator's progress in its own terms (a tick, a
 	// session counter, a zxid), for the lease record.
 	LastValue() int64
+	// TextLen is the length of the longest text NextText writes.
+	TextLen() int
+	// NextText writes the next id as text into dst (at least TextLen
+	// bytes): a text preset's form, or a numeric id in the text= form.
+	NextText(dst []byte) (int, error)
+	// DecodeText reads text of the generator's form.
+	DecodeText(s string) (TextParts, error)
 	// Close stops the generator: later calls fail with ErrClosed. Closing
 	// twice is harmless.
 	Close() error

@@ -92,7 +92,8 @@ func newRocket(c *config.Spec, clk clock.Clock, ownClock bool) (*rocketGen, erro
 	return g, nil
 }
 
-func (g *rocketGen) textLen() int { return g.textN }
+// TextLen is the length of an id.
+func (g *rocketGen) TextLen() int { return g.textN }
 
 func (g *rocketGen) now(precise bool) int64 {
 	var ns int64
@@ -104,8 +105,8 @@ func (g *rocketGen) now(precise bool) int64 {
 	return ns / int64(time.Millisecond) / g.unitMs
 }
 
-// nextText writes one id; dst holds at least textLen bytes.
-func (g *rocketGen) nextText(dst []byte) (int, error) {
+// NextText writes one id; dst holds at least TextLen bytes.
+func (g *rocketGen) NextText(dst []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed.Load() {
@@ -169,7 +170,8 @@ func monthOf(t int64, loc *time.Location) (int64, int64) {
 	return start.UnixMilli(), end.UnixMilli()
 }
 
-func (g *rocketGen) decodeText(s string) (TextParts, error) {
+// DecodeText reads an id of the preset's form.
+func (g *rocketGen) DecodeText(s string) (TextParts, error) {
 	if g.v1 {
 		return g.decodeV1(s)
 	}

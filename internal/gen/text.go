@@ -20,92 +20,84 @@ type TextParts struct {
 	Addr       []byte // IP (4 or 16 bytes), MAC (6) or nil
 }
 
-// textual is what the text presets implement.
-type textual interface {
-	textLen() int
-	nextText(dst []byte) (int, error)
-	decodeText(s string) (TextParts, error)
-}
-
-// specOf is the configuration of a numeric generator (they all embed shape).
-func specOf(g Generator) *config.Spec {
-	if s, ok := g.(interface{ spec() *config.Spec }); ok {
-		return s.spec()
-	}
-	return nil
-}
-
-func (s *shape) spec() *config.Spec { return s.cfg }
-
-// TextLen is the length of the longest text g writes (without a NUL).
-func TextLen(g Generator) int {
-	if t, ok := g.(textual); ok {
-		return t.textLen()
-	}
-	if c := specOf(g); c != nil && c.Text != config.TextDec {
-		return layout.FixedWidth(c.Text.Base())
+// TextLen is the length of the longest text a numeric generator writes in
+// its text= form.
+func (s *shape) TextLen() int {
+	if f := s.cfg.Text; f != config.TextDec {
+		return layout.FixedWidth(f.Base())
 	}
 	return 19 // len("9223372036854775807")
 }
 
-// NextText writes the next id as text into dst, which must hold TextLen(g)
-// bytes (ErrRange otherwise, and nothing is consumed); it returns the
-// length written.
-func NextText(g Generator, dst []byte) (int, error) {
-	if need := TextLen(g); len(dst) < need {
-		return 0, errs.New(errs.ErrRange, "a buffer of %d bytes cannot hold the %d characters this generator may write (and, in C, the NUL after them)", len(dst), need)
-	}
-	if t, ok := g.(textual); ok {
-		return t.nextText(dst)
-	}
-	id, err := g.Next()
+// formatText writes a numeric id in the text= form; dst holds TextLen()
+// bytes.
+func (s *shape) formatText(id int64, err error, dst []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return formatNumeric(g, id, dst)
-}
-
-func formatNumeric(g Generator, id int64, dst []byte) (int, error) {
-	form := config.TextDec
-	if c := specOf(g); c != nil {
-		form = c.Text
-	}
-	b, err := layout.AppendID(dst[:0], id, form.Base(), form != config.TextDec)
+	f := s.cfg.Text
+	b, err := layout.AppendID(dst[:0], id, f.Base(), f != config.TextDec)
 	if err != nil {
 		return 0, err
 	}
 	return len(b), nil
 }
 
-// DecodeText reads text of g's form.
-func DecodeText(g Generator, s string) (TextParts, error) {
-	if t, ok := g.(textual); ok {
-		return t.decodeText(s)
+// The numeric generators' NextText: the next id in the text= form.
+func (g *timeGen) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
+}
+func (g *cachedGen) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
+}
+func (g *session) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
+}
+func (g *zxidGen) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
+}
+
+// NextText writes the next id as text into dst, which must hold
+// g.TextLen() bytes (ErrRange otherwise, and nothing is consumed); it
+// returns the length written.
+func NextText(g Generator, dst []byte) (int, error) {
+	if need := g.TextLen(); len(dst) < need {
+		return 0, errs.New(errs.ErrRange, "a buffer of %d bytes cannot hold the %d characters this generator may write (and, in C, the NUL after them)", len(dst), need)
 	}
-	c := specOf(g)
-	if c == nil {
-		return TextParts{}, errs.New(errs.ErrInvalid, "this generator has no text form")
-	}
-	form := c.Text
-	var id int64
-	var err error
+	return g.NextText(dst)
+}
+
+// DecodeText reads text of the numeric generator's text= form.
+func (s *shape) DecodeText(text string) (TextParts, error) {
+	form := s.cfg.Text
 	switch {
-	case s == "":
+	case text == "":
 		return TextParts{}, errs.New(errs.ErrInvalid, "empty text; this generator's text form is %s", form)
-	case form == config.TextDec && (len(s) > 19 || (len(s) > 1 && s[0] == '0')):
-		return TextParts{}, errs.New(errs.ErrInvalid, "%q is not an id in text=dec (1 to 19 digits, no leading zero)", clipText(s))
-	case form != config.TextDec && len(s) != layout.FixedWidth(form.Base()):
-		return TextParts{}, errs.New(errs.ErrInvalid, "%q is %d characters; text=%s ids are exactly %d", clipText(s), len(s), form, layout.FixedWidth(form.Base()))
+	case form == config.TextDec && (len(text) > 19 || (len(text) > 1 && text[0] == '0')):
+		return TextParts{}, errs.New(errs.ErrInvalid, "%q is not an id in text=dec (1 to 19 digits, no leading zero)", clipText(text))
+	case form != config.TextDec && len(text) != layout.FixedWidth(form.Base()):
+		return TextParts{}, errs.New(errs.ErrInvalid, "%q is %d characters; text=%s ids are exactly %d", clipText(text), len(text), form, layout.FixedWidth(form.Base()))
 	}
-	if id, err = layout.ParseID(s, form.Base()); err != nil {
+	id, err := layout.ParseID(text, form.Base())
+	if err != nil {
 		return TextParts{}, errs.New(errs.ErrInvalid, "not an id in text=%s: %v", form, err)
 	}
-	p, err := g.Decode(id)
+	p, err := s.Decode(id)
 	if err != nil {
 		return TextParts{}, err
 	}
 	return TextParts{ID: id, UnixMs: p.UnixMs, Sequence: p.Sequence, PID: -1, LoaderHash: -1}, nil
 }
+
+// DecodeText reads text of g's form.
+func DecodeText(g Generator, text string) (TextParts, error) { return g.DecodeText(text) }
+
+// TextLen is the length of the longest text g writes (without a NUL).
+func TextLen(g Generator) int { return g.TextLen() }
 
 func clipText(s string) string {
 	if len(s) > 64 {

@@ -45,12 +45,20 @@ func checkBase(base int) error {
 // FixedWidth is the length of math.MaxInt64 in base: the width of a
 // fixed_width text form (13 for base 36, 11 for base 62).
 func FixedWidth(base int) int {
-	n := 0
-	for v := uint64(math.MaxInt64); v > 0; v /= uint64(base) {
-		n++
+	if base < 2 || base > 62 {
+		return 0
 	}
-	return n
+	return fixedWidths[base]
 }
+
+var fixedWidths = func() (w [63]int) {
+	for base := 2; base <= 62; base++ {
+		for v := uint64(math.MaxInt64); v > 0; v /= uint64(base) {
+			w[base]++
+		}
+	}
+	return w
+}()
 
 // AppendID appends id in base to dst; with fixed it pads with '0' to
 // FixedWidth(base). It never allocates when dst has room.
@@ -64,21 +72,45 @@ func AppendID(dst []byte, id int64, base int, fixed bool) ([]byte, error) {
 	var buf [64]byte
 	i := len(buf)
 	a := alphabet(base)
-	for v := uint64(id); ; {
-		i--
-		buf[i] = a[v%uint64(base)]
-		v /= uint64(base)
-		if v == 0 {
-			break
+	v := uint64(id)
+	// The usual bases divide by a constant (a multiplication); the rest
+	// by a variable.
+	switch base {
+	case 10:
+		i = putDigits(&buf, v, 10, a)
+	case 36:
+		i = putDigits(&buf, v, 36, a)
+	case 62:
+		i = putDigits(&buf, v, 62, a)
+	default:
+		for {
+			i--
+			buf[i] = a[v%uint64(base)]
+			if v /= uint64(base); v == 0 {
+				break
+			}
 		}
 	}
 	if fixed {
-		for w := FixedWidth(base); len(buf)-i < w; {
+		for w := fixedWidths[base]; len(buf)-i < w; {
 			i--
 			buf[i] = '0'
 		}
 	}
 	return append(dst, buf[i:]...), nil
+}
+
+// putDigits writes v's digits at the end of buf and returns where they
+// start; inlined with a constant base, its divisions become multiplications.
+func putDigits(buf *[64]byte, v uint64, base uint64, a string) int {
+	i := len(buf)
+	for {
+		i--
+		buf[i] = a[v%base]
+		if v /= base; v == 0 {
+			return i
+		}
+	}
 }
 
 // FormatID is AppendID into a new string.

@@ -28,8 +28,10 @@ type MonoClock struct {
 	wall  int64
 	start time.Time
 
-	cached atomic.Int64 // ns since start at the last refresh; -1 when parked
-	busy   atomic.Bool  // Recent was called since the last refresh
+	// cached is the ns since start at the last refresh, an even number,
+	// plus 1 once Recent has read it (the refresher parks after 20
+	// refreshes nobody read); -1 while parked.
+	cached atomic.Int64
 	wake   chan struct{}
 	stop   chan struct{}
 	once   sync.Once
@@ -55,6 +57,24 @@ func (c *MonoClock) Now() int64 { return c.wall + int64(time.Since(c.start)) }
 // while the clock is busy; the first call after a quiet spell reads the
 // clock itself and restarts the refresher. Recent never exceeds Now.
 func (c *MonoClock) Recent() int64 {
+	if ns, ok := c.Cached(); ok {
+		return ns
+	}
+	return c.recentSlow()
+}
+
+// Cached is Recent's fast path, one load and a test, small enough to
+// inline into a generator's hot path: the reading and true while the
+// refresher runs and the reading has been marked read; else false, and
+// the caller calls Recent.
+func (c *MonoClock) Cached() (int64, bool) {
+	v := c.cached.Load()
+	return c.wall + v - 1, v > 0 && v&1 == 1
+}
+
+// recentSlow is Recent when the refresher is parked, or the reading is new
+// since its last refresh (then it marks the reading read).
+func (c *MonoClock) recentSlow() int64 {
 	v := c.cached.Load()
 	if v < 0 {
 		c.once.Do(func() { go c.refresh() })
@@ -64,25 +84,26 @@ func (c *MonoClock) Recent() int64 {
 		}
 		return c.Now()
 	}
-	if !c.busy.Load() {
-		c.busy.Store(true)
-	}
-	return c.wall + v
+	c.cached.CompareAndSwap(v, v|1) // lost to a refresh: the next call marks it
+	return c.wall + v&^1
 }
+
+// elapsedEven is the ns since start with the low bit (the read mark) clear.
+func (c *MonoClock) elapsedEven() int64 { return int64(time.Since(c.start)) &^ 1 }
 
 func (c *MonoClock) refresh() {
 	t := time.NewTicker(refreshEvery)
 	defer t.Stop()
 	idle := 0
+	c.cached.Store(c.elapsedEven())
 	for {
-		c.cached.Store(int64(time.Since(c.start)))
 		select {
 		case <-c.stop:
 			c.cached.Store(-1)
 			return
 		case <-t.C:
 		}
-		if c.busy.Swap(false) {
+		if old := c.cached.Swap(c.elapsedEven()); old > 0 && old&1 == 1 {
 			idle = 0
 			continue
 		}
@@ -95,6 +116,7 @@ func (c *MonoClock) refresh() {
 			return
 		case <-c.wake:
 			idle = 0
+			c.cached.Store(c.elapsedEven())
 		}
 	}
 }

@@ -120,10 +120,13 @@ func (g *cachedGen) stale(id int64, now int64) bool {
 }
 
 func (g *cachedGen) clockNow() int64 {
-	if g.recent != nil {
-		return g.recent.Recent()
+	if g.mono == nil {
+		return g.clock.Now()
 	}
-	return g.clock.Now()
+	if v, ok := g.mono.Cached(); ok {
+		return v
+	}
+	return g.mono.Recent()
 }
 
 // Next takes one id from the ring.

@@ -52,7 +52,7 @@ const closedBit = uint64(1) << 63
 type timeGen struct {
 	// The fields reserve reads on every call come first, together.
 	state     atomic.Uint64
-	recent    clock.Recent // the clock's cheap reading, if it has one
+	mono      *clock.MonoClock // the default clock, for its cheap reading; nil otherwise
 	seqBits   uint
 	seqMask   uint64
 	tickShift uint   // seqBits + the backwards field's width
@@ -94,8 +94,8 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 		back:      c.OnClockBack,
 		lm:        lm,
 	}
-	if rc, ok := sh.clock.(clock.Recent); ok && !c.WallClock {
-		g.recent = rc
+	if mc, ok := sh.clock.(*clock.MonoClock); ok && !c.WallClock {
+		g.mono = mc
 	}
 	if bf, ok := l.Field(layout.FieldBackwards); ok {
 		g.cbMask, g.bwShift, g.tickShift = uint64(bf.Max()), bf.Shift, sf.Width+bf.Width
@@ -297,10 +297,12 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 		last, lastSeq := int64(old>>g.tickShift), old&g.seqMask
 		era := old >> g.seqBits & g.cbMask
 		var ns int64
-		if precise || g.recent == nil {
+		if precise || g.mono == nil {
 			ns = g.clock.Now()
+		} else if v, ok := g.mono.Cached(); ok {
+			ns = v
 		} else {
-			ns = g.recent.Recent()
+			ns = g.mono.Recent()
 		}
 		// The common case needs no division: the clock is still in the
 		// last tick, or in the one after it.
@@ -364,11 +366,13 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			return 0, 0, 0, 0, g.overflow()
 		}
 		got := min(n, g.seqMask-s+1)
-		if err := fence(h, t, &g.state); err != nil {
-			if !errors.Is(err, errs.ErrClosed) && g.lm.hold.Load() != h {
-				continue // leased again meanwhile
+		if h != nil { // (checked here too: fence is not inlined)
+			if err := fence(h, t, &g.state); err != nil {
+				if !errors.Is(err, errs.ErrClosed) && g.lm.hold.Load() != h {
+					continue // leased again meanwhile
+				}
+				return 0, 0, 0, 0, err
 			}
-			return 0, 0, 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, uint64(t)<<g.tickShift|era<<g.seqBits|(s+got-1)) {
 			return t, s, got, fixed | int64(era)<<g.bwShift, nil

@@ -83,6 +83,19 @@ func guard(rc *C.int) {
 	}
 }
 
+// guardUnlessOK64 is guard64 for the hottest exports: on the path that
+// set *ok nothing can be left to recover, so it skips recover's runtime
+// call; every other path (errors, panics) is guarded as usual.
+func guardUnlessOK64(rc *C.int64_t, ok *bool) {
+	if *ok {
+		return
+	}
+	if r := recover(); r != nil {
+		setError(fmt.Sprintf("internal error: %v\n%s", r, debug.Stack()))
+		*rc = C.IDGEN_EINTERNAL
+	}
+}
+
 func guard64(rc *C.int64_t) {
 	if r := recover(); r != nil {
 		setError(fmt.Sprintf("internal error: %v\n%s", r, debug.Stack()))
@@ -127,7 +140,8 @@ func idgenGoClose(h C.uintptr_t) {
 
 //export idgenGoNext
 func idgenGoNext(h C.uintptr_t) (rc C.int64_t) {
-	defer guard64(&rc)
+	ok := false
+	defer guardUnlessOK64(&rc, &ok)
 	g := lookup(uintptr(h))
 	if g == nil {
 		return C.int64_t(closedHandle(h))
@@ -136,6 +150,7 @@ func idgenGoNext(h C.uintptr_t) (rc C.int64_t) {
 	if err != nil {
 		return C.int64_t(fail(err))
 	}
+	ok = true
 	return C.int64_t(id)
 }
 

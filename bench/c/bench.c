@@ -130,14 +130,14 @@ static idgen_t *open_fmt(const char *fmt, int worker) {
     return open_or_die(cfg);
 }
 
-/* baidu-cached and borrowing, side by side. Per call: from a filled ring,
- * after a warm-up, 16384 takes (too few to wake the filler, so the take
- * path alone) beside as many bare calls made right before or after them,
- * the order alternating by round. Bursts: batches of 4096 from a filled
+/* baidu-cached and borrowing, side by side. Per call: from a filled ring
+ * (65,536 ids), after a warm-up of 4096, 24,576 takes (too few to wake the
+ * filler, so the take path alone) beside as many bare calls made right
+ * before or after them, the order alternating by round. Bursts: batches of 4096 from a filled
  * ring, and from a fresh borrowing generator. Each round on workers of its
  * own; then the classic generator's capped rate. */
 static void baidu_figures(void) {
-    enum { BURST = 32768, TAKES = 16384, ROUNDS2 = 2 * ROUNDS + 1 };
+    enum { BURST = 32768, TAKES = 24576, ROUNDS2 = 2 * ROUNDS + 1 };
     int64_t *buf = malloc(BURST * sizeof *buf);
     double v_call[ROUNDS2], v_bare[ROUNDS2], v_burst[ROUNDS2], v_bcall[ROUNDS2], v_bburst[ROUNDS2];
     struct timespec fill = {0, 100 * 1000 * 1000};

@@ -12,23 +12,33 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/idgen/idgen/internal/clock"
+
 	"github.com/idgen/idgen/internal/layout"
 )
 
 type cachedGen struct {
 	*timeGen
-	_     [64]byte
-	head  atomic.Uint64 // ids taken from the ring
-	_     [56]byte
-	tail  atomic.Uint64 // ids put into the ring
-	_     [56]byte
-	slots []atomic.Int64
-	mask  uint64
-	low   uint64 // refill when fewer than this many are left
+	_ [64]byte
+	// What a take reads, on one cache line that only takers write: the
+	// head, the closing flag, and read-only copies of the ring and of the
+	// time generator's constants (whose own line the filler writes).
+	head      atomic.Uint64 // ids taken from the ring
+	closing   atomic.Bool
+	slots     []atomic.Int64
+	mask      uint64
+	low       uint64 // refill when fewer than this many are left
+	mc        *clock.MonoClock
+	epoch     int64 // the layout's epoch in ns
+	unit      int64 // ns per tick
+	tickShift uint  // the time field's place in an id
+	tickMax   int64
+	_         [64]byte
+	tail      atomic.Uint64 // ids put into the ring
+	_         [56]byte
 
 	kick    chan struct{} // wakes the filler
 	stop    chan struct{}
-	closing atomic.Bool
 	fillErr atomic.Pointer[error] // why the filler stopped, if it did
 
 	mu      sync.Mutex // guards the wait for an empty ring
@@ -45,12 +55,17 @@ func newCached(tg *timeGen) *cachedGen {
 		n <<= 1 // a power of two, so a slot is an index & mask
 	}
 	g := &cachedGen{
-		timeGen: tg,
-		slots:   make([]atomic.Int64, n),
-		mask:    n - 1,
-		low:     n * uint64(c.Padding) / 100,
-		kick:    make(chan struct{}, 1),
-		stop:    make(chan struct{}),
+		timeGen:   tg,
+		slots:     make([]atomic.Int64, n),
+		mask:      n - 1,
+		low:       n * uint64(c.Padding) / 100,
+		kick:      make(chan struct{}, 1),
+		stop:      make(chan struct{}),
+		mc:        tg.mono,
+		epoch:     tg.epochNs,
+		unit:      tg.unitNs,
+		tickShift: tg.timeShift,
+		tickMax:   tg.maxTick,
 	}
 	g.cond = sync.NewCond(&g.mu)
 	go g.fill()
@@ -115,18 +130,18 @@ func (g *cachedGen) broadcast() {
 
 // stale reports whether id is dated more than one unit behind the clock.
 func (g *cachedGen) stale(id int64, now int64) bool {
-	tick := id >> g.timeShift & g.maxTick
-	return now >= g.epochNs+(tick+2)*g.unitNs
+	tick := id >> g.tickShift & g.tickMax
+	return now >= g.epoch+(tick+2)*g.unit
 }
 
 func (g *cachedGen) clockNow() int64 {
-	if g.mono == nil {
+	if g.mc == nil {
 		return g.clock.Now()
 	}
-	if v, ok := g.mono.Cached(); ok {
+	if v, ok := g.mc.Cached(); ok {
 		return v
 	}
-	return g.mono.Recent()
+	return g.mc.Recent()
 }
 
 // Next takes one id from the ring.

@@ -406,11 +406,50 @@ func (g *timeGen) compose(t int64, s uint64, fixed int64) int64 {
 
 // Next returns the next id.
 func (g *timeGen) Next() (int64, error) {
+	if id, ok := g.nextFast(); ok {
+		return id, nil
+	}
 	t, s, _, fixed, err := g.reserve(1)
 	if err != nil {
 		return -1, err
 	}
 	return g.compose(t, s, fixed), nil
+}
+
+// nextFast is reserve(1)'s common case in a few loads and one CAS: the
+// default clock's cached reading is in the last tick with sequence left, or
+// in the tick after it (not past the time field, inside the lease's fence,
+// and no random sequence start). Anything else, or a lost race, reports
+// false and the caller takes reserve's full path.
+func (g *timeGen) nextFast() (int64, bool) {
+	if g.mono == nil {
+		return 0, false
+	}
+	ns, ok := g.mono.Cached()
+	if !ok {
+		return 0, false
+	}
+	h, fixed := g.lm.current(g.fixed)
+	old := g.state.Load()
+	last := int64(old >> g.tickShift) // the closed bit makes it negative below
+	var next uint64
+	switch into := ns - (g.epochNs + last*g.unitNs); {
+	case into >= 0 && into < g.unitNs && old&g.seqMask < g.seqMask && old&closedBit == 0:
+		next = old + 1
+	case into >= g.unitNs && into < 2*g.unitNs && last < g.maxTick && g.random == 0 && old&closedBit == 0:
+		next = uint64(last+1)<<g.tickShift | old&(g.cbMask<<g.seqBits)
+	default:
+		return 0, false
+	}
+	t := int64(next >> g.tickShift)
+	if h != nil && t > h.h.Fence() {
+		return 0, false
+	}
+	if !g.state.CompareAndSwap(old, next) {
+		return 0, false
+	}
+	era := next >> g.seqBits & g.cbMask
+	return g.compose(t, next&g.seqMask, fixed|int64(era)<<g.bwShift), true
 }
 
 // NextBatch fills out with consecutive ids, one reservation per tick.

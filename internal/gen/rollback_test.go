@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,6 +31,21 @@ type planted struct {
 }
 
 func nowTick() int64 { return time.Now().UnixMilli() - 1288834974657 }
+
+// anchoredClock reads base (unix ms) at its first reading and runs in real
+// time from there: a record planted relative to base is exactly that far
+// ahead when the generator first looks, however long the test took to get
+// there.
+type anchoredClock struct {
+	base int64
+	once sync.Once
+	t0   time.Time
+}
+
+func (c *anchoredClock) Now() int64 {
+	c.once.Do(func() { c.t0 = time.Now() })
+	return c.base*int64(time.Millisecond) + int64(time.Since(c.t0))
+}
 
 // clashes reports whether id could be one of the predecessor's.
 func (p planted) clashes(t *testing.T, g Generator, id int64) bool {
@@ -98,10 +114,11 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 				spec, err := config.Parse(cfg)
 				require.NoError(t, err)
 				pool := poolOf(spec).Name
-				p := planted{pair: lease.Pair{}, upTo: nowTick() + ahead.Milliseconds(), backwards: 1}
+				clk := &anchoredClock{base: nowMs}
+				p := planted{pair: lease.Pair{}, upTo: nowMs - 1288834974657 + ahead.Milliseconds(), backwards: 1}
 				st.SetRecord(pool, p.pair, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
 				start := time.Now()
-				g, err := Open(spec, Options{Store: st})
+				g, err := Open(spec, Options{Store: st, Clock: clk})
 				want := c.want(ahead)
 				if want == refuses {
 					require.ErrorIs(t, err, errs.ErrClockBackwards)

@@ -196,7 +196,10 @@ func (g *timeGen) waitPast(c lease.Claim, rec, backwards int64) error {
 	if now > rec {
 		return nil
 	}
-	ahead := time.Duration(rec-now) * time.Duration(g.unitNs)
+	ahead := time.Duration(math.MaxInt64) // a record centuries ahead does not overflow
+	if rec-now < math.MaxInt64/g.unitNs {
+		ahead = time.Duration(rec-now) * time.Duration(g.unitNs)
+	}
 	limit := g.cfg.MaxWait
 	for _, s := range g.back {
 		if s.Mode == config.Wait && ahead <= s.Limit {
@@ -213,7 +216,13 @@ func (g *timeGen) waitPast(c lease.Claim, rec, backwards int64) error {
 	}
 	// Wait even when the record is far ahead: the clock may be stepped
 	// forward meanwhile (NTP catching up after a restart).
-	if waitUntil(limit, func() bool { return g.tick() > rec }) == nil {
+	wait := limit
+	if ahead <= limit {
+		// Covered: wait until the clock has passed the record's tick (up
+		// to one unit more than the distance to its start).
+		wait = ahead + time.Duration(g.unitNs) + time.Millisecond
+	}
+	if waitUntil(wait, func() bool { return g.tick() > rec }) == nil {
 		return nil
 	}
 	return errs.New(errs.ErrClockBackwards,

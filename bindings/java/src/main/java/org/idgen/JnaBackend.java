@@ -50,7 +50,7 @@ final class JnaBackend implements Backend {
 
         static native long idgen_next(long g);
 
-        static native int idgen_next_batch(long g, long[] out, long n);
+        static native int idgen_next_batch(long g, Pointer out, long n);
 
         static native int idgen_decode_with(long g, long id, long[] out);
 
@@ -75,8 +75,16 @@ final class JnaBackend implements Backend {
         static native int idgen_decode_text(long g, Pointer text, Pointer out);
     }
 
-    /** A thread's buffers for the text-id calls. */
+    /** Ids per idgen_next_batch call into a thread's native batch buffer. */
+    private static final int BATCH_CHUNK = 8192;
+
+    /** A thread's buffers for the text-id calls, and for batches. */
     private static final class Scratch {
+        /**
+         * Batches land here and are read into the caller's long[] in one copy
+         * (a long[] passed to a direct-mapped call is copied in and out).
+         */
+        Memory batch;
         /** One idgen_text_parts, then TEXT_CAP bytes of text. */
         final Memory mem = new Memory(Lib.TEXT_PARTS_SIZE + Lib.TEXT_CAP);
         final Pointer parts = mem.share(0, Lib.TEXT_PARTS_SIZE);
@@ -130,7 +138,22 @@ final class JnaBackend implements Backend {
 
     @Override
     public int idgen_next_batch(long g, long[] out, long n) {
-        return C.idgen_next_batch(g, out, n);
+        // Chunks from one generator: each chunk's ids are above the last's,
+        // so out is strictly increasing as a whole.
+        Scratch s = SCRATCH.get();
+        if (s.batch == null) {
+            s.batch = new Memory(8L * BATCH_CHUNK);
+        }
+        for (int off = 0; off < n; ) {
+            int k = (int) Math.min(BATCH_CHUNK, n - off);
+            int rc = C.idgen_next_batch(g, s.batch, k);
+            if (rc != 0) {
+                return rc;
+            }
+            s.batch.read(0, out, off, k);
+            off += k;
+        }
+        return 0;
     }
 
     @Override

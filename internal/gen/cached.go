@@ -21,9 +21,10 @@ type cachedGen struct {
 	*timeGen
 	_ [64]byte
 	// What a take reads, on one cache line that only takers write: the
-	// head, the closing flag, and read-only copies of the ring and of the
-	// time generator's constants (whose own line the filler writes).
-	head      atomic.Uint64 // ids taken from the ring
+	// head (its top bit set once closed), and read-only copies of the ring
+	// and of the time generator's constants (whose own line the filler
+	// writes).
+	head      atomic.Uint64 // ids taken from the ring; closedBit once closed
 	closing   atomic.Bool
 	slots     []atomic.Int64
 	mask      uint64
@@ -92,6 +93,9 @@ func (g *cachedGen) fill() {
 		}
 		for {
 			t, h := g.tail.Load(), g.head.Load()
+			if h&closedBit != 0 {
+				return
+			}
 			free := uint64(len(g.slots)) - (t - h)
 			if free == 0 {
 				break
@@ -147,10 +151,11 @@ func (g *cachedGen) clockNow() int64 {
 // Next takes one id from the ring.
 func (g *cachedGen) Next() (int64, error) {
 	for {
-		if g.closing.Load() {
+		h := g.head.Load()
+		if h&closedBit != 0 {
 			return 0, errClosed
 		}
-		h, t := g.head.Load(), g.tail.Load()
+		t := g.tail.Load()
 		if h == t {
 			if err := g.await(h); err != nil {
 				return 0, err
@@ -158,7 +163,14 @@ func (g *cachedGen) Next() (int64, error) {
 			continue
 		}
 		id := g.slots[h&g.mask].Load()
-		if g.stale(id, g.clockNow()) {
+		now, ok := int64(0), false
+		if g.mc != nil {
+			now, ok = g.mc.Cached() // inlined: one load
+		}
+		if !ok {
+			now = g.clockNow()
+		}
+		if g.stale(id, now) {
 			g.discard(h, t)
 			continue
 		}
@@ -174,10 +186,11 @@ func (g *cachedGen) Next() (int64, error) {
 // NextBatch takes len(out) ids, as many at a time as the ring holds.
 func (g *cachedGen) NextBatch(out []int64) error {
 	for done := 0; done < len(out); {
-		if g.closing.Load() {
+		h := g.head.Load()
+		if h&closedBit != 0 {
 			return errClosed
 		}
-		h, t := g.head.Load(), g.tail.Load()
+		t := g.tail.Load()
 		if h == t {
 			if err := g.await(h); err != nil {
 				return err
@@ -235,6 +248,12 @@ func (g *cachedGen) await(h uint64) error {
 func (g *cachedGen) Close() error {
 	if g.closing.Swap(true) {
 		return nil
+	}
+	for { // takers see the head's closed bit; their swaps of it fail
+		h := g.head.Load()
+		if g.head.CompareAndSwap(h, h|closedBit) {
+			break
+		}
 	}
 	close(g.stop)
 	err := g.timeGen.Close()

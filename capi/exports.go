@@ -378,7 +378,7 @@ func idgenGoDecodeText(h C.uintptr_t, text *C.char, out *C.idgen_text_parts) (rc
 	if n > maxTextIn {
 		return invalid("text is longer than %d bytes; no id is", maxTextIn)
 	}
-	p, err := gen.DecodeText(g, C.GoStringN(text, C.int(n)))
+	p, err := g.DecodeText(C.GoStringN(text, C.int(n)))
 	if err != nil {
 		return fail(err)
 	}

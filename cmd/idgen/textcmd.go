@@ -18,7 +18,7 @@ import (
 
 // nextTexts prints n ids of a text preset.
 func nextTexts(g gen.Generator, n int64, w *bufio.Writer) error {
-	buf := make([]byte, gen.TextLen(g)+1)
+	buf := make([]byte, g.TextLen()+1)
 	for range n {
 		k, err := gen.NextText(g, buf)
 		if err != nil {
@@ -92,7 +92,7 @@ func textLine(p gen.TextParts, asJSON bool) string {
 func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, error) {
 	t := strings.TrimSpace(s)
 	if c.Scheme.IsText() {
-		p, err := gen.DecodeText(g, t)
+		p, err := g.DecodeText(t)
 		if err != nil {
 			return "", err
 		}
@@ -102,7 +102,7 @@ func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, 
 	var err error
 	if c.Text != config.TextDec && len(t) == layout.FixedWidth(c.Text.Base()) {
 		var p gen.TextParts
-		if p, err = gen.DecodeText(g, t); err == nil {
+		if p, err = g.DecodeText(t); err == nil {
 			id = p.ID
 		}
 	} else {

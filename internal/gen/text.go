@@ -93,12 +93,6 @@ func (s *shape) DecodeText(text string) (TextParts, error) {
 	return TextParts{ID: id, UnixMs: p.UnixMs, Sequence: p.Sequence, PID: -1, LoaderHash: -1}, nil
 }
 
-// DecodeText reads text of g's form.
-func DecodeText(g Generator, text string) (TextParts, error) { return g.DecodeText(text) }
-
-// TextLen is the length of the longest text g writes (without a NUL).
-func TextLen(g Generator) int { return g.TextLen() }
-
 func clipText(s string) string {
 	if len(s) > 64 {
 		return s[:64] + "..."

@@ -28,7 +28,7 @@ func openText(t *testing.T, cfg string, clk clock.Clock) Generator {
 
 func nextText(t *testing.T, g Generator) string {
 	t.Helper()
-	buf := make([]byte, TextLen(g))
+	buf := make([]byte, g.TextLen())
 	n, err := NextText(g, buf)
 	require.NoError(t, err)
 	return string(buf[:n])
@@ -45,10 +45,10 @@ func TestRocketMQFixedKeysGiveUpstreamBytes(t *testing.T) {
 	}
 	require.Equal(t, want(0), nextText(t, g))
 	require.Equal(t, want(1), nextText(t, g))
-	p, err := DecodeText(g, want(1))
+	p, err := g.DecodeText(want(1))
 	require.NoError(t, err)
 	require.Equal(t, TextParts{ID: -1, UnixMs: nowMs + 1234, Sequence: 1, PID: 4660, LoaderHash: 305419896, Addr: []byte{10, 1, 2, 3}}, p)
-	p2, err := DecodeText(g, strings.ToLower(want(1)))
+	p2, err := g.DecodeText(strings.ToLower(want(1)))
 	require.NoError(t, err, "hex in either case")
 	require.Equal(t, p, p2)
 	require.Equal(t, "preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=305419896 tz=UTC", g.Config())
@@ -57,7 +57,7 @@ func TestRocketMQFixedKeysGiveUpstreamBytes(t *testing.T) {
 	gs := openText(t, "preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=1 tz=Asia/Shanghai", clk)
 	s := nextText(t, gs)
 	require.Equal(t, hex8(span+8*3600000), s[20:28])
-	ps, err := DecodeText(gs, s)
+	ps, err := gs.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, nowMs+1234, ps.UnixMs)
 }
@@ -80,12 +80,12 @@ func TestRocketMQIPv6AndRandomHash(t *testing.T) {
 	s := nextText(t, g)
 	require.Len(t, s, 56)
 	require.True(t, strings.HasPrefix(s, "FD000000000000000000000000000002"+"0007"))
-	p, err := DecodeText(g, s)
+	p, err := g.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, net.ParseIP("fd00::2"), net.IP(p.Addr))
 	require.Contains(t, g.Config(), "loader_hash=random", "reopening draws a new hash")
 	g2 := openText(t, g.Config(), clk)
-	p2, err := DecodeText(g2, nextText(t, g2))
+	p2, err := g2.DecodeText(nextText(t, g2))
 	require.NoError(t, err)
 	require.NotEqual(t, p.LoaderHash, p2.LoaderHash, "two generators of one process differ in the hash (1 in 2^32 to fail)")
 }
@@ -101,7 +101,7 @@ func TestRocketMQNeverRepeatsPast65536InOneMillisecond(t *testing.T) {
 	}
 	done := make(chan string)
 	go func() {
-		buf := make([]byte, TextLen(g))
+		buf := make([]byte, g.TextLen())
 		n, _ := NextText(g, buf)
 		done <- string(buf[:n])
 	}()
@@ -113,7 +113,7 @@ func TestRocketMQNeverRepeatsPast65536InOneMillisecond(t *testing.T) {
 	clk.Add(time.Millisecond)
 	s := <-done
 	require.False(t, seen[s], "the 65,537th id of a millisecond waits for the next one")
-	p, err := DecodeText(g, s)
+	p, err := g.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, nowMs+1, p.UnixMs)
 	require.Equal(t, int64(0), p.Sequence, "the counter carries on: 65536 mod 2^16")
@@ -146,7 +146,7 @@ func TestRocketMQAcrossMonthBoundaryInEveryZone(t *testing.T) {
 			nov := end - time.Date(2026, 11, 1, 0, 0, 0, 0, loc).UnixMilli() // New York's November has 30 days and an hour
 			wantSpan := []int64{nov - 2, nov - 1, 0, 1}
 			for i, s := range ids {
-				p, err := DecodeText(g, s)
+				p, err := g.DecodeText(s)
 				require.NoError(t, err)
 				require.Equal(t, end-2+int64(i), p.UnixMs, "id %d (%s)", i, s)
 				require.Equal(t, fmtHex(uint64(wantSpan[i]), 8), s[20:28])
@@ -159,15 +159,15 @@ func TestRocketMQDecodeTakesTheLatestTimeNotAfterNow(t *testing.T) {
 	clk := clock.NewManualClock(nowMs)
 	g := openText(t, "preset=rocketmq ip=10.0.0.1 pid=1 loader_hash=1 tz=UTC", clk)
 	s := nextText(t, g)
-	p, err := DecodeText(g, s)
+	p, err := g.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, nowMs, p.UnixMs, "an id of the present millisecond is not read a month early")
 	clk.Add(5 * 24 * time.Hour) // read 5 days later, in the same month
-	p, err = DecodeText(g, s)
+	p, err = g.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, nowMs, p.UnixMs)
 	clk.Add(35 * 24 * time.Hour) // 40 days later the form cannot tell: the latest fit wins
-	p, err = DecodeText(g, s)
+	p, err = g.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, time.UnixMilli(nowMs).UTC().AddDate(0, 1, 0).UnixMilli(), p.UnixMs)
 	// A span longer than the month it would fall in is from an earlier
@@ -185,10 +185,10 @@ func TestRocketV1FixedKeys(t *testing.T) {
 	sec := uint64(nowMs-1609459200000) / 1000
 	require.Equal(t, "01"+"02FC00000001"+"1170"+fmtHex(sec, 8)+"00000000", nextText(t, g))
 	s := nextText(t, g)
-	p, err := DecodeText(g, s)
+	p, err := g.DecodeText(s)
 	require.NoError(t, err)
 	require.Equal(t, TextParts{ID: -1, UnixMs: nowMs, Sequence: 1, PID: 0x1170, LoaderHash: -1, Addr: []byte{2, 0xfc, 0, 0, 0, 1}}, p)
-	_, err = DecodeText(g, "02"+s[2:])
+	_, err = g.DecodeText("02" + s[2:])
 	require.ErrorIs(t, err, errs.ErrInvalid, "version byte other than 01")
 	require.Equal(t, "preset=rocketmq-v1 mac=02:fc:00:00:00:01 pid=70000", g.Config())
 }
@@ -211,12 +211,12 @@ func TestTextDecodersRefuseWhatIsNotTheirForm(t *testing.T) {
 	v1 := openText(t, "preset=rocketmq-v1 mac=02:00:00:00:00:01 pid=1", nil)
 	good := nextText(t, rq)
 	for _, s := range []string{"", "xyz", good[:31], good + "0", " " + good[1:], "0x" + good[2:], "-" + good[1:], good[:10] + "G" + good[11:], good[:31] + "\x00"} {
-		_, err := DecodeText(rq, s)
+		_, err := rq.DecodeText(s)
 		require.ErrorIs(t, err, errs.ErrInvalid, "%q", s)
 	}
 	goodV1 := nextText(t, v1)
 	for _, s := range []string{"", goodV1[:33], goodV1 + "0", good, "+1" + goodV1[2:]} {
-		_, err := DecodeText(v1, s)
+		_, err := v1.DecodeText(s)
 		require.ErrorIs(t, err, errs.ErrInvalid, "%q", s)
 	}
 }
@@ -226,7 +226,7 @@ func TestNumericPresetsAsText(t *testing.T) {
 	for _, form := range []string{"dec", "base36", "base62"} {
 		g := openText(t, "preset=snowflake worker=3 text="+form, clk)
 		s := nextText(t, g)
-		p, err := DecodeText(g, s)
+		p, err := g.DecodeText(s)
 		require.NoError(t, err)
 		require.Equal(t, nowMs, p.UnixMs)
 		base := config.TextDec
@@ -242,12 +242,12 @@ func TestNumericPresetsAsText(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, id, p.ID)
 		require.Equal(t, int64(-1), p.PID)
-		_, err = DecodeText(g, "0"+s)
+		_, err = g.DecodeText("0" + s)
 		require.ErrorIs(t, err, errs.ErrInvalid, "one character too many")
-		_, err = NextText(g, make([]byte, TextLen(g)-1))
+		_, err = NextText(g, make([]byte, g.TextLen()-1))
 		require.ErrorIs(t, err, errs.ErrRange)
 		next := nextText(t, g)
-		n, err := DecodeText(g, next)
+		n, err := g.DecodeText(next)
 		require.NoError(t, err)
 		require.Equal(t, p.ID+1, n.ID, "a too small buffer consumed no id")
 		require.Contains(t, g.Config(), map[string]string{"dec": "", "base36": "text=base36", "base62": "text=base62"}[form])
@@ -263,7 +263,7 @@ func TestRocketMQFourThreadsMillionDistinct(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, TextLen(g))
+			buf := make([]byte, g.TextLen())
 			for range per {
 				n, err := NextText(g, buf)
 				if err != nil {
@@ -322,7 +322,7 @@ func FuzzDecodeText(f *testing.F) {
 	v1 := openTextF(f, "preset=rocketmq-v1 mac=02:00:00:00:00:01 pid=1")
 	b62 := openTextF(f, "preset=snowflake worker=1 text=base62")
 	for _, g := range []Generator{rq, v1, b62} {
-		buf := make([]byte, TextLen(g))
+		buf := make([]byte, g.TextLen())
 		n, err := NextText(g, buf)
 		require.NoError(f, err)
 		f.Add(string(buf[:n]))
@@ -331,7 +331,7 @@ func FuzzDecodeText(f *testing.F) {
 	f.Add("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, g := range []Generator{rq, v1, b62} {
-			p, err := DecodeText(g, s)
+			p, err := g.DecodeText(s)
 			if err != nil {
 				require.ErrorIs(t, err, errs.ErrInvalid)
 				continue

@@ -76,8 +76,11 @@ test-abi: $(LIB)
 $(BUILD)/ctest: ctest/harness.c include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
-test-c: $(BUILD)/ctest
-	cd $(BUILD) && ./ctest
+$(BUILD)/ctest_textid: ctest/textid.c include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+test-c: $(BUILD)/ctest $(BUILD)/ctest_textid
+	cd $(BUILD) && ./ctest && ./ctest_textid
 
 # include/idgen.hpp: C++17 RAII over the C ABI, warnings as errors.
 $(BUILD)/test_hpp: tests/cpp/test_hpp.cpp include/idgen.hpp include/idgen.h $(LIB)
@@ -131,7 +134,7 @@ $(BUILD)/tcpproxy: tests/fleet/tcpproxy/main.go
 # Debian's packages when missing), runs the fault tests, stops them.
 test-fleet: $(BUILD)/holder $(BUILD)/tcpproxy
 	-cd $(JAVA) && $(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/cp.txt >/dev/null 2>&1
-	set -o pipefail; IDGEN_FLEET_ALL=1 $(GO) test -tags fleet -count=1 -v -timeout 20m ./tests/fleet 2>&1 \
+	set -o pipefail; IDGEN_FLEET_ALL=1 IDGEN_BUILD=$(BUILD) $(GO) test -tags fleet -count=1 -v -timeout 20m ./tests/fleet 2>&1 \
 	  | grep -v '^=== \(RUN\|PAUSE\|CONT\)' 
 
 # ---- Python ---------------------------------------------------------------
@@ -144,6 +147,12 @@ $(VENV)/.ok:
 	$(VPY) -m pip install -q pytest==9.2.0 mypy==2.4.1 build==1.6.1 numpy==2.4.6
 	touch $@
 
+# The UUIDv7 peers the Python tests and bench compare with (a stamp of its
+# own, so a venv made before them gets them too).
+$(VENV)/.uuid-peers: $(VENV)/.ok
+	$(VPY) -m pip install -q uuid6==2025.0.1 uuid-utils==1.2.0
+	touch $@
+
 python-env: $(VENV)/.ok
 
 wheel: $(LIB) $(VENV)/.ok
@@ -154,7 +163,7 @@ wheel: $(LIB) $(VENV)/.ok
 	rm -f $(PYPKG)/src/idgen/libidgen.so
 	@ls $(BUILD)/wheel
 
-test-python: wheel $(BUILD)/idgen
+test-python: wheel $(BUILD)/idgen $(VENV)/.uuid-peers
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	cd $(PYPKG) && $(VPY) -m mypy --strict src/idgen tests
 	cd $(PYPKG) && IDGEN_WHEEL=$$(ls $(BUILD)/wheel/*.whl) $(VPY) -m pytest -q tests
@@ -191,7 +200,7 @@ $(BENCH)/cbench: bench/c/bench.c include/idgen.h $(BENCH)/libidgen.so
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
 # make bench: every figure side by side in one run; see docs/BENCHMARKS.md.
-bench: $(BENCH)/cbench $(BUILD)/holder wheel java-lib
+bench: $(BENCH)/cbench $(BUILD)/holder wheel java-lib $(VENV)/.uuid-peers
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 

@@ -72,7 +72,7 @@ static void test_open_errors(void) {
     CHECK(contains(idgen_last_error(), "layout"), "message names the key");
     CHECK_RC(idgen_open("preset=snowflake", NULL), IDGEN_EINVAL);
     CHECK(contains(idgen_last_error(), "out"), "NULL out named");
-    /* NULL and "" are the defaults: a host lease, never worker 0 unasked. */
+    /* NULL and "" are the defaults: a host lease, never an unleased fixed 0. */
     idgen_t *d1 = must_open(NULL), *d2 = must_open("");
     CHECK(idgen_next(d1) >= 0 && idgen_next(d2) >= 0, "NULL and empty config are the defaults");
     CHECK(d1 != d2, "distinct handles");
@@ -750,6 +750,65 @@ static void test_text_fuzz(void) {
     CHECK(bad == 0, "text decoder fuzz: %d bad results", bad);
 }
 
+/* Found by fuzzing the C ABI (issue 27): bad input is IDGEN_EINVAL naming
+ * the key, never IDGEN_EINTERNAL (a Go panic), never a leaked lease, and a
+ * config string never reports what did not happen. */
+static void test_bad_input_found_by_fuzzing(void) {
+    idgen_t *g = NULL;
+    char dir[] = "/tmp/idgen-ctest-bad-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char config[512];
+    /* baidu-cached rings whose size overflowed int64 (makeslice panic). */
+    CHECK_RC(idgen_open("preset=baidu-cached layout=time:3,seq:60 worker=0", &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "layout:", 7) == 0, "names layout: %s", idgen_last_error());
+    CHECK_RC(idgen_open("preset=baidu-cached layout=time:10,seq:53 boost=10 worker=0", &g), IDGEN_EINVAL);
+    CHECK_RC(idgen_open("preset=baidu-cached layout=time:30,worker:12,seq:21 boost=4 worker=0", &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "boost:", 6) == 0, "names boost: %s", idgen_last_error());
+    snprintf(config, sizeof config, "preset=baidu-cached layout=time:5,worker:1,seq:57 boost=6 lease_dir=%s", dir);
+    for (int i = 0; i < 3; i++) /* the third found the 2-pair pool full */
+        CHECK_RC(idgen_open(config, &g), IDGEN_EINVAL);
+    /* tz: a sign starts ±hh:mm, digits only. */
+    CHECK_RC(idgen_open("preset=rocketmq tz=+-1:-5", &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "tz:", 3) == 0, "names tz: %s", idgen_last_error());
+    CHECK_RC(idgen_open("preset=rocketmq tz=-+9:+5", &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "tz:", 3) == 0, "names tz: %s", idgen_last_error());
+    /* compose without a time field: unix_ms and time must be -1 or 0. */
+    idgen_t *z = must_open("preset=zxid worker=0");
+    idgen_parts in = {.id = 0, .unix_ms = -7, .time = -9, .epoch = 5, .datacenter = -1, .worker = -1, .sequence = 7};
+    int64_t out = 42;
+    CHECK_RC(idgen_compose(z, &in, &out), IDGEN_EINVAL);
+    CHECK(out == 42 && contains(idgen_last_error(), "unix_ms"), "unix_ms=-7 refused: %s", idgen_last_error());
+    in.unix_ms = -1;
+    CHECK_RC(idgen_compose(z, &in, &out), IDGEN_EINVAL);
+    CHECK(contains(idgen_last_error(), "time"), "time=-9 refused: %s", idgen_last_error());
+    in.time = 0;
+    CHECK_RC(idgen_compose(z, &in, &out), IDGEN_OK);
+    CHECK(out == ((5LL << 32) | 7), "-1 and 0 compose: %" PRId64, out);
+    idgen_close(z);
+    /* switched= is accepted and ignored: never reported; out of range refused. */
+    snprintf(config, sizeof config, "preset=snowflake on_clock_back=error switched=99/99 lease_dir=%s", dir);
+    CHECK_RC(idgen_open(config, &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "switched:", 9) == 0, "names switched: %s", idgen_last_error());
+    snprintf(config, sizeof config, "preset=snowflake on_clock_back=error switched=3/4 lease_dir=%s", dir);
+    idgen_t *sw = must_open(config);
+    char buf[1024] = "";
+    CHECK_RC(idgen_config_string(sw, buf, sizeof buf), IDGEN_OK);
+    CHECK(!contains(buf, "switched="), "no switch reported: %s", buf);
+    idgen_close(sw);
+    /* tolerate needs clock=wall (hutool's tolerate:2s is dropped under mono). */
+    snprintf(config, sizeof config, "preset=snowflake on_clock_back=tolerate:2s lease_dir=%s", dir);
+    CHECK_RC(idgen_open(config, &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "on_clock_back:", 14) == 0, "names on_clock_back: %s", idgen_last_error());
+    snprintf(config, sizeof config, "preset=hutool lease_dir=%s", dir);
+    idgen_t *h = must_open(config);
+    CHECK_RC(idgen_config_string(h, buf, sizeof buf), IDGEN_OK);
+    CHECK(contains(buf, "clock=mono") && contains(buf, "on_clock_back=error"), "hutool under mono: %s", buf);
+    idgen_close(h);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
 int main(void) {
     test_version_and_strerror();
     test_open_errors();
@@ -762,6 +821,7 @@ int main(void) {
     test_text_ids();
     test_rollback_keys();
     test_text_fuzz();
+    test_bad_input_found_by_fuzzing();
     test_leases();
     test_zxid_last_epoch();
     test_races();

@@ -1,6 +1,7 @@
 /*
- * idgen.h — unique, time-ordered 64-bit ids (Snowflake family, ZooKeeper
- * session ids and zxids) from libidgen.so.
+ * idgen.h — unique, time-ordered ids from libidgen.so: 64-bit ones
+ * (Snowflake family, ZooKeeper session ids and zxids) and text ones
+ * (RocketMQ message ids, UUIDv7, ULID).
  *
  * This header is the whole public contract of the library. It compiles as
  * C11 and as C++.
@@ -116,7 +117,9 @@ typedef struct {
 
 /* Opens a generator. config is a string of key=value pairs separated by
  * white space or ';' (NULL or "" means the defaults: preset=snowflake with
- * a host lease, worker=lease; worker 0 must be asked for). On success
+ * a host lease, worker=lease: the pair is always leased, 0/0 on an idle
+ * host, never an unleased fixed 0; a fixed worker must be asked for, as
+ * worker=0 or worker=N). On success
  * stores the handle in *out and returns IDGEN_OK. Returns IDGEN_EINVAL for
  * a NULL out or a bad config (the message names the key), IDGEN_EWORKER
  * when a lease source finds no free pair, cannot be reached or is not
@@ -156,9 +159,11 @@ int idgen_compose(idgen_t *g, const idgen_parts *in, int64_t *out);
  * resolved to numbers; a lease source kept as a source (a coordinator URL
  * without its password) with the held pair as leased=D/W, which
  * idgen_open accepts and ignores, so opening the string gives a generator
- * of the same layout that leases again, never the same pair. IDGEN_ERANGE
- * if cap is too small (the message says how much is needed); buf
- * untouched then. */
+ * of the same layout that leases again, never the same pair; and
+ * switched=D/W, the pair given up, only after g itself switched pairs
+ * (on_clock_back=switch: a switched= given to idgen_open is ignored too).
+ * IDGEN_ERANGE if cap is too small (the message says how much is
+ * needed); buf untouched then. */
 int idgen_config_string(idgen_t *g, char *buf, size_t cap);
 
 /* ---- the process-wide default generator -------------------------------- */
@@ -196,11 +201,26 @@ int idgen_parse(const char *text, int base, int64_t *out);
 
 /* ---- Text ids (appended; the functions above keep their meaning) ----
  *
- * The text presets (`rocketmq`: RocketMQ's UNIQ_KEY, 32 upper-hex chars for
- * an IPv4 host, 56 for IPv6; `rocketmq-v1`: the 5.x gRPC client's 34-char
- * V1 id) make only text. Any numeric preset writes its id in the form of
+ * The text presets make only text (idgen_next and idgen_next_batch on them
+ * are IDGEN_EINVAL):
+ *   `rocketmq`     RocketMQ's UNIQ_KEY, 32 upper-hex chars for an IPv4 host,
+ *                  56 for IPv6;
+ *   `rocketmq-v1`  the 5.x gRPC client's 34-char V1 id;
+ *   `uuidv7`       RFC 9562 version-7 UUIDs, 36 chars, canonical lower case
+ *                  (018f...-....-7...-[89ab]...-............): 48-bit unix ms,
+ *                  an 18-bit counter re-seeded at random each ms, 56 random
+ *                  bits; strictly increasing per generator across threads;
+ *   `ulid`         ULIDs, 26 Crockford base32 chars, upper case: 48-bit unix
+ *                  ms, 80 bits random at the first id of a ms and +1 after.
+ * uuidv7 and ulid wait for the next millisecond rather than overflow, and
+ * take no key but `preset`. Any numeric preset writes its id in the form of
  * its `text=` key: `dec` (default), `base36` (13 chars) or `base62` (11
  * chars), fixed width so that the strings sort like the numbers. */
+
+/* A capacity that holds every text form and its NUL (the longest is a
+ * rocketmq id of an IPv6 host, 56 characters). */
+#define IDGEN_TEXT_MAX 57
+
 typedef struct {
     int64_t id;           /* a numeric preset's id; -1 for text-only forms */
     int64_t unix_ms;      /* when it was made, ms since 1970 UTC; -1 if unknown */
@@ -213,14 +233,21 @@ typedef struct {
 
 /* Writes the next id as NUL-terminated text and returns its length
  * (without the NUL), or a negative code. cap must hold the form's longest
- * text and its NUL (33 or 57 for rocketmq, 35 for rocketmq-v1, 20 for dec,
- * 14 for base36, 12 for base62): a smaller cap is IDGEN_ERANGE and consumes
- * nothing. */
+ * text and its NUL (33 or 57 for rocketmq, 35 for rocketmq-v1, 37 for
+ * uuidv7, 27 for ulid, 20 for dec, 14 for base36, 12 for base62;
+ * IDGEN_TEXT_MAX always does): a smaller cap is IDGEN_ERANGE and consumes
+ * nothing. IDGEN_EOVERFLOW when the clock lies outside what the form can
+ * hold (uuidv7 and ulid: 1970 to the year 4199). */
 int idgen_next_text(idgen_t *g, char *buf, size_t cap);
 
-/* Decodes text of the generator's form (hex in either case) into *out.
- * Text that is not exactly that form (wrong length, a character outside
- * the form, white space, a sign, `0x`) is IDGEN_EINVAL. */
+/* Decodes text of the generator's form (hex and base32 in either case)
+ * into *out. Text that is not exactly that form (wrong length, a character
+ * outside the form, white space, a sign, `0x`) is IDGEN_EINVAL, and so is,
+ * for uuidv7, a UUID of another version or variant or not in the 8-4-4-4-12
+ * form (braces, `urn:uuid:`, no hyphens), and for ulid, one of the letters
+ * I, L, O, U or a value above 7ZZZZZZZZZZZZZZZZZZZZZZZZZ. uuidv7 and ulid
+ * fill unix_ms only (any version-7 UUID, any ULID, wherever it was made);
+ * the other fields are -1, addr_len 0. */
 int idgen_decode_text(idgen_t *g, const char *text, idgen_text_parts *out);
 
 #ifdef __cplusplus

@@ -7,6 +7,10 @@
  *     int64_t id = g.next();                  // throws idgen::Error on failure
  *     idgen_parts p = g.decode(id);
  *
+ *     idgen::Generator u("preset=uuidv7");    // text presets: next_text()
+ *     std::string s = u.next_text();          // "01a2...-....-7...-8...-............"
+ *     std::array<uint8_t, 16> b = u.next_uuid();  // the same kind of id as 16 bytes
+ *
  * A Generator owns one handle: it is movable, not copyable, and closes the
  * handle in its destructor. Every failure throws idgen::Error, which carries
  * the IDGEN_E* status (code()) and the library's message (what()). All
@@ -15,6 +19,7 @@
 #ifndef IDGEN_HPP
 #define IDGEN_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -64,15 +69,17 @@ public:
         if (c.find('\0') != std::string::npos)
             throw Error(IDGEN_EINVAL, "config: contains a NUL character");
         detail::check(idgen_open(c.c_str(), &g_));
+        uuid_ = this->config() == "preset=uuidv7"; // the library's own string for it
     }
 
     Generator(const Generator &) = delete;
     Generator &operator=(const Generator &) = delete;
-    Generator(Generator &&other) noexcept : g_(std::exchange(other.g_, nullptr)) {}
+    Generator(Generator &&other) noexcept : g_(std::exchange(other.g_, nullptr)), uuid_(other.uuid_) {}
     Generator &operator=(Generator &&other) noexcept {
         if (this != &other) {
             close();
             g_ = std::exchange(other.g_, nullptr);
+            uuid_ = other.uuid_;
         }
         return *this;
     }
@@ -107,6 +114,44 @@ public:
         return id;
     }
 
+    /* The next id as text: a text preset's form (rocketmq, rocketmq-v1,
+     * uuidv7: 36 chars, canonical lower case; ulid: 26 chars), or a numeric
+     * preset's id in its text= form. */
+    std::string next_text() const {
+        char buf[IDGEN_TEXT_MAX];
+        int n = idgen_next_text(handle(), buf, sizeof buf);
+        if (n < 0)
+            throw detail::last(n);
+        return std::string(buf, static_cast<size_t>(n));
+    }
+
+    /* The fields of text of this generator's form; Error(IDGEN_EINVAL) for
+     * text that is not exactly that form. */
+    idgen_text_parts decode_text(std::string_view text) const {
+        std::string t(text);
+        if (t.find('\0') != std::string::npos)
+            throw Error(IDGEN_EINVAL, "text: contains a NUL character");
+        idgen_text_parts p;
+        detail::check(idgen_decode_text(handle(), t.c_str(), &p));
+        return p;
+    }
+
+    /* The next id of a preset=uuidv7 generator as its 16 bytes (RFC 9562
+     * order: they compare with memcmp as the ids were made).
+     * Error(IDGEN_EINVAL) on any other preset, consuming nothing. */
+    std::array<uint8_t, 16> next_uuid() const {
+        if (!uuid_)
+            throw Error(IDGEN_EINVAL, "next_uuid: only preset=uuidv7 makes UUIDs (the others: next_text())");
+        std::string s = next_text();
+        std::array<uint8_t, 16> b{};
+        for (size_t i = 0, j = 0; j < b.size(); i += 2, j++) {
+            if (s[i] == '-')
+                i++;
+            b[j] = static_cast<uint8_t>(hex(s[i]) << 4 | hex(s[i + 1]));
+        }
+        return b;
+    }
+
     /* The effective configuration string. */
     std::string config() const {
         std::string buf(256, '\0');
@@ -130,7 +175,10 @@ private:
         return g_;
     }
 
+    static int hex(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
+
     idgen_t *g_ = nullptr;
+    bool uuid_ = false; /* preset=uuidv7: next_uuid works */
 };
 
 /* The process-wide default generator. */

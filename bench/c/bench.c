@@ -272,26 +272,31 @@ int main(int argc, char **argv) {
     size_t bmax = 1 << 16;
     int64_t *buf = malloc(bmax * sizeof *buf);
     idgen_t *rq = open_or_die("preset=rocketmq");
-    double v_text[ROUNDS];
+    idgen_t *uu = open_or_die("preset=uuidv7"), *ul = open_or_die("preset=ulid");
+    double v_text[ROUNDS], v_uuid[ROUNDS], v_ulid[ROUNDS];
     double v_noop[ROUNDS], v_next[ROUNDS], v_b4k[ROUNDS], v_b64k[ROUNDS], v_rn[ROUNDS], v_rb[ROUNDS];
     noop_ns(1000000), next_ns(unc, 1000000); /* warm up */
     for (int r = 0; r < ROUNDS; r++) {
         v_noop[r] = noop_ns(2000000);
         v_next[r] = next_ns(unc, 2000000);
         v_text[r] = text_ns(rq, 2000000);
+        v_uuid[r] = text_ns(uu, 2000000);
+        v_ulid[r] = text_ns(ul, 2000000);
         v_b4k[r] = batch_ns(unc, 1 << 22, 4096, buf);
         v_b64k[r] = batch_ns(unc, 1 << 22, 1 << 16, buf);
         v_rn[r] = rate_next(sf, secs);
         v_rb[r] = rate_batch(sf, secs, 4096, buf);
     }
     double noop = median(v_noop, ROUNDS), nx = median(v_next, ROUNDS);
-    double tx = median(v_text, ROUNDS);
+    double tx = median(v_text, ROUNDS), ux = median(v_uuid, ROUNDS), lx = median(v_ulid, ROUNDS);
     double b4k = median(v_b4k, ROUNDS), b64k = median(v_b64k, ROUNDS);
     double rn = median(v_rn, ROUNDS), rb = median(v_rb, ROUNDS);
     printf("C ABI (medians of %d rounds)\n", ROUNDS);
     printf("  %-58s %10.1f ns\n", "bare C->Go call (idgen_bench_noop)", noop);
     printf("  %-58s %10.1f ns   %.2fx bare call (target <= 1.5x) %s\n", "idgen_next, layout=time:41,seq:22", nx, nx / noop, verdict(nx / noop <= 1.5));
     printf("  %-58s %10.1f ns   %.2fx idgen_next (target <= 1.5x) %s\n", "idgen_next_text, preset=rocketmq", tx, tx / nx, verdict(tx / nx <= 1.5));
+    printf("  %-58s %10.1f ns   %.2fx idgen_next (target <= 1.5x) %s\n", "idgen_next_text, preset=uuidv7", ux, ux / nx, verdict(ux / nx <= 1.5));
+    printf("  %-58s %10.1f ns   %.2fx idgen_next\n", "idgen_next_text, preset=ulid", lx, lx / nx);
     printf("  %-58s %10.2f ns/id (target <= 2) %s\n", "idgen_next_batch x4096, layout=time:41,seq:22", b4k, verdict(b4k <= 2));
     printf("  %-58s %10.2f ns/id\n", "idgen_next_batch x65536, layout=time:41,seq:22", b64k);
     printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%) %s\n", "idgen_next, preset=snowflake, sustained", rn * 100, verdict(rn >= 0.99));
@@ -300,6 +305,8 @@ int main(int argc, char **argv) {
     idgen_close(unc);
     idgen_close(sf);
     idgen_close(rq);
+    idgen_close(uu);
+    idgen_close(ul);
     baidu_figures();
     printf("Leases (medians of 21 alternating rounds; open: of %d)\n", ROUNDS);
     lease_ratio("host", NULL);

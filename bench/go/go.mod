@@ -7,7 +7,11 @@ require (
 	github.com/idgen/idgen v0.0.0
 )
 
-require github.com/sony/sonyflake/v2 v2.0.0
+require (
+	github.com/google/uuid v1.6.0
+	github.com/oklog/ulid/v2 v2.1.2
+	github.com/sony/sonyflake/v2 v2.0.0
+)
 
 require (
 	github.com/go-zookeeper/zk v1.0.4 // indirect

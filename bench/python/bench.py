@@ -14,6 +14,8 @@ import uuid
 from array import array
 from typing import Callable, Sequence
 
+import uuid6
+
 import idgen
 from idgen import _ffi
 
@@ -107,6 +109,11 @@ def main() -> None:
     bare_text = functools.partial(lib.quick.idgen_next_text, rq._h, text_buf, 64)
     sf1_next, text, text_bare = per_call([sf1.next_id, rq.next_text, bare_text], n)
 
+    # UUIDv7 and ULID beside the stdlib's uuid4 and uuid6's uuid7, in turns.
+    uv, ul = idgen.Generator("preset=uuidv7"), idgen.Generator("preset=ulid")
+    v7_uuid, v7_text, ulid_text, std4, peer7 = per_call(
+        [uv.next_uuid, uv.next_text, ul.next_text, uuid.uuid4, uuid6.uuid7], 50_000)
+
     big = array("q", bytes(8 * 65536))
     into = statistics.median(
         [(lambda t: (unc.next_ids_into(big), (time.perf_counter_ns() - t) / len(big))[1])(time.perf_counter_ns()) for _ in range(ROUNDS * 5)]
@@ -135,6 +142,10 @@ def main() -> None:
     print(f"  {'Generator.next_id(), preset=snowflake worker=1':<56} {sf1_next:9.1f} ns   (its ceiling, 4096 ids/ms, is {1e6 / 4096:.1f} ns/id)")
     print(f"  {'bare ctypes call idgen_next_text, preset=rocketmq':<56} {text_bare:9.1f} ns")
     print(f"  {'Generator.next_text(), preset=rocketmq':<56} {text:9.1f} ns   {text / nxt:.2f}x next_id (uncapped), {text / text_bare:.2f}x its bare call")
+    print(f"  {'Generator.next_uuid(), preset=uuidv7 (a uuid.UUID)':<56} {v7_uuid:9.1f} ns   {v7_uuid / std4:.2f}x uuid.uuid4(), {v7_uuid / peer7:.2f}x uuid6.uuid7()")
+    print(f"  {'Generator.next_text(), preset=uuidv7':<56} {v7_text:9.1f} ns")
+    print(f"  {'Generator.next_text(), preset=ulid':<56} {ulid_text:9.1f} ns")
+    print(f"  {'uuid.uuid4() / uuid6.uuid7() (the same rounds)':<56} {std4:9.1f} ns / {peer7:.1f} ns")
     print(f"  {'next_ids_into(array q x65536), uncapped':<56} {into:9.2f} ns/id (target <= 3) {_v(into <= 3)}")
     print(f"  {'next_ids(65536) -> list, uncapped':<56} {lst:9.2f} ns/id (target <= 40) {_v(lst <= 40)}")
     print(f"  {'next_ids_into x4096, preset=snowflake, sustained':<56} {util * 100:9.2f} % of 4096 ids/ms (target >= 99%) {_v(util >= 0.99)}")

@@ -7,7 +7,8 @@
 //	idgen format  [-b BASE] [--fixed] ID ...      ids as text in base 2..62
 //	idgen parse   [-b BASE] TEXT ...              text back to ids
 //
-// Flags may come before or after the word. CONFIG defaults to
+// Flags may come before or after the word; a flag the word does not take
+// is a usage error. CONFIG defaults to
 // $IDGEN_CONFIG, then to the defaults. Exit status: 0, 1 on an idgen error
 // (the message on stderr), 2 on a usage error. Only next takes a lease.
 package main
@@ -43,6 +44,34 @@ type opts struct {
 	fixed  bool
 	args   []string
 	help   bool
+	flags  []string // the flags given, by their canonical name, in order
+}
+
+// wordFlags are the flags each word takes (-h and --help: every word); a
+// flag of another word is a usage error, never silently ignored.
+var wordFlags = map[string][]string{
+	"next":    {"-n", "-c"},
+	"decode":  {"-c", "--json"},
+	"explain": {"-c", "--svg"},
+	"format":  {"-b", "--fixed"},
+	"parse":   {"-b"},
+}
+
+// checkFlags refuses a flag that does not belong to the word.
+func (o *opts) checkFlags() error {
+	if o.word == "" {
+		return nil // run asks which word
+	}
+	for _, f := range o.flags {
+		ok := false
+		for _, w := range wordFlags[o.word] {
+			ok = ok || w == f
+		}
+		if !ok {
+			return usageError{fmt.Sprintf("%s does not take %s (its flags: %s)", o.word, f, strings.Join(wordFlags[o.word], ", "))}
+		}
+	}
+	return nil
 }
 
 var words = map[string]string{
@@ -100,9 +129,14 @@ func parseArgs(argv []string) (*opts, error) {
 			return value(&i, name)
 		}
 		var err error
+		flag := map[string]string{"--config": "-c", "--base": "-b"}[name]
+		if flag == "" {
+			flag = name
+		}
 		switch name {
 		case "-h", "--help":
 			o.help = true
+			flag = ""
 		case "-c", "--config":
 			o.config, err = get()
 			o.hasCfg = true
@@ -135,6 +169,9 @@ func parseArgs(argv []string) (*opts, error) {
 		if err != nil {
 			return nil, err
 		}
+		if flag != "" {
+			o.flags = append(o.flags, flag)
+		}
 	}
 	if !o.hasCfg {
 		o.config = os.Getenv("IDGEN_CONFIG")
@@ -152,6 +189,10 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	o, err := parseArgs(argv)
 	if err != nil {
 		fmt.Fprintf(stderr, "idgen: %v\n%s", err, usage())
+		return 2
+	}
+	if err := o.checkFlags(); err != nil {
+		fmt.Fprintf(stderr, "idgen: %v\nusage: %s\n", err, words[o.word])
 		return 2
 	}
 	if o.help || o.word == "" {

@@ -135,3 +135,53 @@ func TestTextPresetsInTheCLI(t *testing.T) {
 	_, out2, _ := cli(t, "", "decode", "-c", b62, strings.TrimSpace(out))
 	require.Contains(t, out2, "id="+strings.TrimSpace(out)+" ", "decimal input still decodes")
 }
+
+// A flag that does not belong to the word is a usage error (exit 2), never
+// silently ignored; before or after the word alike.
+func TestFlagsOfAnotherWordAreUsageErrors(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "x.svg")
+	for _, args := range [][]string{
+		{"next", "--svg", svg},
+		{"next", "--svg=" + svg},
+		{"--svg", svg, "next"},
+		{"next", "--json"},
+		{"next", "--fixed"},
+		{"next", "-b", "36"},
+		{"format", "--json", "5"},
+		{"format", "-c", "worker=0", "5"},
+		{"format", "-n", "2", "5"},
+		{"format", "--svg", svg, "5"},
+		{"parse", "--fixed", "5"},
+		{"parse", "--json", "5"},
+		{"parse", "--config=worker=0", "5"},
+		{"decode", "-n", "2", "-c", "worker=0", "5"},
+		{"decode", "--fixed", "-c", "worker=0", "5"},
+		{"decode", "--svg", svg, "-c", "worker=0", "5"},
+		{"explain", "--json", "-c", "worker=0"},
+		{"explain", "-n", "3", "-c", "worker=0"},
+		{"explain", "--base", "36", "-c", "worker=0"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errOut := cli(t, "", args...)
+			require.Equal(t, 2, code, "stdout %q stderr %q", out, errOut)
+			require.Equal(t, "", out, "nothing done")
+			require.Contains(t, errOut, "does not take")
+			require.Contains(t, errOut, "usage: idgen ")
+		})
+	}
+	_, err := os.Stat(svg)
+	require.True(t, os.IsNotExist(err), "no --svg written by a word that does not draw")
+	// Each word's own flags still work, long and short.
+	for _, args := range [][]string{
+		{"next", "-n", "1", "--config", "worker=0"},
+		{"decode", "--json", "-c", "worker=0", "5"},
+		{"explain", "-c", "worker=0", "--svg", svg},
+		{"format", "--base", "36", "--fixed", "5"},
+		{"parse", "-b", "36", "5"},
+		{"parse", "-h"},
+		{"-h"},
+	} {
+		code, out, errOut := cli(t, "", args...)
+		require.Equal(t, 0, code, "%v: stdout %q stderr %q", args, out, errOut)
+	}
+}

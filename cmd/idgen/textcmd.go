@@ -1,7 +1,7 @@
 package main
 
 // The CLI's text ids: next and decode on the text presets (rocketmq,
-// rocketmq-v1) and on numeric presets with text=base36|base62, and explain
+// rocketmq-v1, uuidv7, ulid) and on numeric presets with text=base36|base62, and explain
 // for the text presets.
 
 import (
@@ -120,7 +120,22 @@ func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, 
 
 // textExplain describes a text preset's fields.
 func textExplain(c *config.Spec) string {
-	if c.Scheme == config.SchemeRocketV1 {
+	switch c.Scheme {
+	case config.SchemeUUIDv7:
+		return "preset=uuidv7: RFC 9562 version-7 UUIDs, 36 characters, canonical lower case\n\n" +
+			"  bits 127..80  unix_ms      ms since 1970 (48 bits)\n" +
+			"  bits  79..76  version      7\n" +
+			"  bits  75..64  counter      high 12 bits of an 18-bit counter, random at each new ms, +1 per id\n" +
+			"  bits  63..62  variant      10 (RFC 9562)\n" +
+			"  bits  61..56  counter      low 6 bits\n" +
+			"  bits  55..0   random       56 random bits in every id\n" +
+			"  at least 131072 ids per ms (then it waits for the next ms); runs until the year 4199\n"
+	case config.SchemeULID:
+		return "preset=ulid: ULIDs, 26 Crockford base32 characters, upper case\n\n" +
+			"  bits 127..80  unix_ms      ms since 1970 (48 bits)\n" +
+			"  bits  79..0   random       random at the first id of a ms, +1 per further id in it\n" +
+			"  waits for the next ms only if the 80 bits would overflow; runs until the year 4199\n"
+	case config.SchemeRocketV1:
 		return "preset=rocketmq-v1: text of 34 hex characters (rocketmq-clients' V1 message id)\n\n" +
 			"  byte   0      version      01\n" +
 			"  bytes  1..6   mac          hardware address of the host\n" +

@@ -28,10 +28,14 @@ const (
 	SchemeRocketMQ
 	// SchemeRocketV1 is rocketmq-clients 5.x's V1 text id (MessageIdCodec).
 	SchemeRocketV1
+	// SchemeUUIDv7 is RFC 9562's version-7 UUID, as canonical text.
+	SchemeUUIDv7
+	// SchemeULID is a ULID, as Crockford base32 text.
+	SchemeULID
 )
 
 func (s Scheme) String() string {
-	return [...]string{"time", "session", "zxid", "rocketmq", "rocketmq-v1"}[s]
+	return [...]string{"time", "session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid"}[s]
 }
 
 // Source says where a worker or datacenter id comes from.
@@ -127,11 +131,13 @@ var presets = map[string]preset{
 	"zxid":         {SchemeZxid, "epoch:32,counter:32", 0, 0, Policy{}, 0},
 	"rocketmq":     {SchemeRocketMQ, "", time.Millisecond, 0, Policy{}, 0},
 	"rocketmq-v1":  {SchemeRocketV1, "", time.Second, 1609459200000, Policy{}, 0},
+	"uuidv7":       {SchemeUUIDv7, "", time.Millisecond, 0, Policy{}, 0},
+	"ulid":         {SchemeULID, "", time.Millisecond, 0, Policy{}, 0},
 }
 
 // Presets lists the preset names, for documentation and tests.
 func Presets() []string {
-	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1"}
+	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid"}
 }
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",

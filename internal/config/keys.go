@@ -4,6 +4,7 @@ package config
 // refusing keys that would configure nothing here.
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -50,6 +51,10 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 		if c.OnClockBack, err = ParsePolicy(v); err != nil {
 			return err
 		}
+	} else if !c.WallClock {
+		// A preset's tolerate step (hutool's timeOffset) answers a wall
+		// clock stepping back between two calls; clock=mono has none.
+		c.OnClockBack = c.OnClockBack.Without(Tolerate)
 	}
 	if v, ok := kv["on_exhausted"]; ok {
 		switch v {
@@ -144,16 +149,38 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 		}
 	}
 	if v, ok := kv["switched"]; ok {
-		if _, _, ok := ParseLeased(v); !ok {
-			return errs.Key("switched", "want datacenter/worker as a generator's configuration string shows it, got %q", v)
+		if err := c.checkPair("switched", v); err != nil {
+			return err
 		}
 		c.Switched = v
 	}
 	if v, ok := kv["leased"]; ok {
-		if _, _, ok := ParseLeased(v); !ok {
-			return errs.Key("leased", "want datacenter/worker as a generator's configuration string shows it, got %q", v)
+		if err := c.checkPair("leased", v); err != nil {
+			return err
 		}
 		c.Leased = v
+	}
+	return nil
+}
+
+// checkPair checks the D/W of leased= or switched=: a pair of this
+// layout's pool. Opening ignores both (a generator shows only the pair it
+// holds and one it gave up itself), but a value no generator of the
+// layout could show is out of range.
+func (c *Spec) checkPair(key, v string) error {
+	dc, w, ok := ParseLeased(v)
+	if !ok {
+		return errs.Key(key, "want datacenter/worker as a generator's configuration string shows it, got %q", v)
+	}
+	maxDC, maxW := int64(0), int64(0)
+	if f, ok := c.Layout.Field(layout.FieldDatacenter); ok {
+		maxDC = f.Max()
+	}
+	if f, ok := c.Layout.Field(layout.FieldWorker); ok {
+		maxW = f.Max()
+	}
+	if dc > maxDC || w > maxW {
+		return errs.Key(key, "%q is not a pair of layout %s (datacenter 0..%d, worker 0..%d)", v, &c.Layout, maxDC, maxW)
 	}
 	return nil
 }
@@ -177,6 +204,9 @@ func (c *Spec) checkApplies(kv map[string]string) error {
 	}
 	if _, ok := kv["on_clock_back"]; ok && !c.WallClock && !leasing {
 		return errs.Key("on_clock_back", "no clock can go back here: clock=mono never steps back and there is no lease whose record could be ahead (use clock=wall, or a lease source)")
+	}
+	if c.OnClockBack.Has(Tolerate) && !c.WallClock {
+		return errs.Key("on_clock_back", "tolerate:<d> keeps issuing on the last tick when the wall clock steps back between two calls, so it needs clock=wall; with clock=mono nothing steps back between calls, and at a lease takeover nothing is tolerated (no id goes at or below the predecessor's record: it is waited out up to max_wait, or a wait:<d> step)")
 	}
 	if c.OnClockBack.Has(Switch) && !leasing {
 		return errs.Key("on_clock_back", "switch needs a lease source to take another pair from")
@@ -281,6 +311,11 @@ func (c *Spec) parseSource(key, v string, kind layout.FieldKind) (Source, int64,
 	return SourceValue, n, nil
 }
 
+// MaxRingBits bounds baidu-cached's ring: at most 2^24 ids (128 MiB of
+// 8-byte slots), so seq width + boost is at most 24 (Baidu's default,
+// seq:13 and boost=3, is 2^16).
+const MaxRingBits = 24
+
 // parseCached reads baidu-cached's boost and padding; the preset always
 // borrows.
 func (c *Spec) parseCached(kv map[string]string) error {
@@ -306,8 +341,15 @@ func (c *Spec) parseCached(kv map[string]string) error {
 		}
 		c.Boost = int(n)
 	}
-	if f, ok := c.Layout.Field(layout.FieldSeq); ok && (f.Max()+1)<<c.Boost > 1<<24 {
-		return errs.Key("boost", "a ring of %d << %d ids is too large (at most 16777216)", f.Max()+1, c.Boost)
+	// The ring holds 2^(seq width + boost) ids of 8 bytes each; compared as
+	// widths, since the product overflows int64 once they reach 63.
+	if f, ok := c.Layout.Field(layout.FieldSeq); ok && int(f.Width)+c.Boost > MaxRingBits {
+		key, fix := "layout", fmt.Sprintf("a seq field of at most %d bits", MaxRingBits-c.Boost)
+		if hasBoost && int(f.Width) <= MaxRingBits {
+			key, fix = "boost", fmt.Sprintf("boost at most %d", MaxRingBits-int(f.Width))
+		}
+		return errs.Key(key, "the ring of (max seq + 1) << boost ids, 2^%d << %d with seq:%d and boost=%d, is too large: at most 2^%d ids (%d MiB); want %s",
+			f.Width, c.Boost, f.Width, c.Boost, MaxRingBits, 8<<MaxRingBits>>20, fix)
 	}
 	if hasPadding {
 		n, err := parseInt("padding", kv["padding"], 99)

@@ -61,6 +61,17 @@ func (p Policy) Has(m Mode) bool {
 	return false
 }
 
+// Without is the policy without its steps of mode m.
+func (p Policy) Without(m Mode) Policy {
+	out := Policy{}
+	for _, s := range p {
+		if s.Mode != m {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // ParsePolicy reads "error", or steps "wait:<d>", "tolerate:<d>", "switch"
 // separated by commas ("wait:15ms,switch").
 func ParsePolicy(v string) (Policy, error) {

@@ -1,7 +1,7 @@
 package config
 
-// Text ids: the keys of the text presets (rocketmq, rocketmq-v1) and the
-// text= form of the numeric ones.
+// Text ids: the keys of the text presets (rocketmq, rocketmq-v1; uuidv7
+// and ulid take none) and the text= form of the numeric ones.
 
 import (
 	"net"
@@ -41,10 +41,12 @@ type TextKeys struct {
 var textKeys = map[Scheme][]string{
 	SchemeRocketMQ: {"ip", "pid", "loader_hash", "tz"},
 	SchemeRocketV1: {"mac", "pid"},
+	SchemeUUIDv7:   {},
+	SchemeULID:     {},
 }
 
 // IsText reports whether the scheme makes text ids only.
-func (s Scheme) IsText() bool { return s == SchemeRocketMQ || s == SchemeRocketV1 }
+func (s Scheme) IsText() bool { return s >= SchemeRocketMQ && s <= SchemeULID }
 
 // parseTextPreset reads the keys of a text preset and refuses every other.
 func (c *Spec) parseTextPreset(kv map[string]string) error {
@@ -58,7 +60,11 @@ func (c *Spec) parseTextPreset(kv map[string]string) error {
 			ok = ok || o == k
 		}
 		if !ok {
-			return errs.Key(k, "does not apply to text preset %s (its keys: %s); it takes no worker id or lease: its ids are told apart by %s", c.Preset, strings.Join(own, ", "), map[Scheme]string{SchemeRocketMQ: "IP, pid and class-loader hash", SchemeRocketV1: "MAC and pid"}[c.Scheme])
+			keys := "its keys: " + strings.Join(own, ", ")
+			if len(own) == 0 {
+				keys = "it takes no key but preset"
+			}
+			return errs.Key(k, "does not apply to text preset %s (%s); it takes no worker id or lease: its ids are told apart by %s", c.Preset, keys, map[Scheme]string{SchemeRocketMQ: "IP, pid and class-loader hash", SchemeRocketV1: "MAC and pid", SchemeUUIDv7: "their random bits", SchemeULID: "their random bits"}[c.Scheme])
 		}
 	}
 	t := TextKeys{PID: -1, LoaderHash: -1}
@@ -107,16 +113,22 @@ func (c *Spec) parseTextPreset(kv map[string]string) error {
 // ParseTZ reads a zone: an IANA name (Asia/Shanghai), UTC, or a fixed
 // offset (+08:00, -05:30).
 func ParseTZ(v string) (*time.Location, error) {
-	if len(v) == 6 && (v[0] == '+' || v[0] == '-') && v[3] == ':' {
-		h, err1 := strconv.Atoi(v[1:3])
-		m, err2 := strconv.Atoi(v[4:6])
-		if err1 == nil && err2 == nil && h <= 18 && m < 60 {
-			off := (h*60 + m) * 60
-			if v[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone(v, off), nil
+	if v != "" && (v[0] == '+' || v[0] == '-') {
+		// Only ±hh:mm, digits only (Atoi alone reads "+-1:-5" as -1 and -5).
+		digits := func(x string) bool { return len(x) == 2 && x[0] >= '0' && x[0] <= '9' && x[1] >= '0' && x[1] <= '9' }
+		h, m := 99, 99
+		if len(v) == 6 && v[3] == ':' && digits(v[1:3]) && digits(v[4:6]) {
+			h, _ = strconv.Atoi(v[1:3])
+			m, _ = strconv.Atoi(v[4:6])
 		}
+		if h > 18 || m > 59 {
+			return nil, errs.Key("tz", "want an offset of two digits, a colon and two digits, from -18:00 to +18:00 (like +08:00 or -05:30); got %q", v)
+		}
+		off := (h*60 + m) * 60
+		if v[0] == '-' {
+			off = -off
+		}
+		return time.FixedZone(v, off), nil
 	}
 	if v == "" || strings.ContainsAny(v, " \\") || strings.HasPrefix(v, "/") || strings.Contains(v, "..") || strings.EqualFold(v, "Local") {
 		return nil, errs.Key("tz", "want local, UTC, an IANA zone name like Asia/Shanghai, or an offset like +08:00; got %q", v)

@@ -1,8 +1,10 @@
 package gen
 
 // preset=baidu-cached: Baidu's CachedUidGenerator design on idgen's
-// guarantees. A ring of (max seq + 1) << boost pre-made ids is filled by a
-// goroutine of its own from an ordinary borrowing time generator, so the
+// guarantees. A ring of (max seq + 1) << boost pre-made ids (at most
+// 2^config.MaxRingBits, checked when the configuration is parsed) is
+// filled by a goroutine of its own from an ordinary borrowing time
+// generator, so the
 // borrowed seconds are bounded by max_drift and covered by the lease fence;
 // callers take ids from the ring without a lock. An id that has waited in
 // the ring until it is dated more than one unit behind the clock is thrown

@@ -87,8 +87,11 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 		}
 	}
 	rc := *c // the resolved copy
+	// leased= and switched= are accepted and ignored: the generator shows
+	// the pair it holds and a switch only when it made one itself.
+	rc.Leased, rc.Switched = "", ""
 	if rc.Scheme.IsText() {
-		g, err := newRocket(&rc, clk, ownClock)
+		g, err := newText(&rc, clk, ownClock)
 		if err != nil {
 			stopClock()
 			return nil, err
@@ -279,8 +282,15 @@ func (s *shape) Compose(p Parts) (int64, error) {
 		if err := put(layout.FieldTime, "time", t); err != nil {
 			return 0, err
 		}
-	} else if p.UnixMs > 0 || p.Time > 0 {
-		return 0, errs.New(errs.ErrInvalid, "time: the layout %s has no time field, so unix_ms and time must be -1 or 0", l)
+	} else {
+		for _, x := range []struct {
+			name string
+			v    int64
+		}{{"unix_ms", p.UnixMs}, {"time", p.Time}} {
+			if x.v != -1 && x.v != 0 {
+				return 0, errs.New(errs.ErrInvalid, "%s: the layout %s has no time field, so unix_ms and time must be -1 or 0, got %d", x.name, l, x.v)
+			}
+		}
 	}
 	epochKind := layout.FieldEpoch
 	if l.Has(layout.FieldBackwards) {

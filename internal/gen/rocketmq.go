@@ -240,12 +240,7 @@ func (g *rocketGen) decodeV1(s string) (TextParts, error) {
 	}, nil
 }
 
-func (g *rocketGen) textOnly() error {
-	if g.closed.Load() {
-		return errClosed
-	}
-	return errs.New(errs.ErrInvalid, "text preset %s: use idgen_next_text (and idgen_decode_text); its ids are not numbers", g.cfg.Preset)
-}
+func (g *rocketGen) textOnly() error { return textOnlyErr(g.cfg.Preset, g.closed.Load()) }
 
 func (g *rocketGen) Next() (int64, error)         { return 0, g.textOnly() }
 func (g *rocketGen) NextBatch([]int64) error      { return g.textOnly() }

@@ -95,6 +95,25 @@ int main() {
         idgen::configure("preset=snowflake worker=6");
         CHECK(idgen::next_id() >= 0, "default generator");
     }
+    {
+        idgen::Generator u("preset=uuidv7");
+        std::string a = u.next_text();
+        auto b = u.next_uuid(), c = u.next_uuid();
+        CHECK(a.size() == 36 && a[14] == '7' && a[8] == '-', "uuidv7 text");
+        CHECK(b[6] >> 4 == 7 && (b[8] & 0xc0) == 0x80, "next_uuid: version 7, RFC variant");
+        CHECK(std::lexicographical_compare(b.begin(), b.end(), c.begin(), c.end()), "next_uuid increases as bytes");
+        CHECK(u.decode_text("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unix_ms == 1645557742000LL, "RFC 9562 example");
+        CHECK(code_of([&] { u.decode_text("017f22e2-79b0-4cc3-98c4-dc0c0c07398f"); }) == IDGEN_EINVAL, "a UUIDv4");
+        CHECK(code_of([&] { u.next(); }) == IDGEN_EINVAL, "no numbers from a text preset");
+        idgen::Generator moved(std::move(u));
+        CHECK(moved.next_uuid()[6] >> 4 == 7, "next_uuid after a move");
+        idgen::Generator l("preset=ulid");
+        std::string x = l.next_text(), y = l.next_text();
+        CHECK(x.size() == 26 && y > x, "ulid text increases");
+        CHECK(l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAV").unix_ms == 1469922850259LL, "ULID spec example");
+        CHECK(code_of([&] { l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAI"); }) == IDGEN_EINVAL, "ULID letter I");
+        CHECK(code_of([&] { l.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on ulid");
+    }
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -4,8 +4,9 @@
 // 3-node ZooKeeper ensemble and a PostgreSQL cluster, started by TestMain
 // with tests/servers/*.sh and stopped at the end, also when a test fails.
 // The holders are real processes (build/holder, a C program on the built
-// library); faults are real: kill -9, SIGSTOP, a frozen TCP proxy, a killed
-// leader, a crashed database.
+// library; IDGEN_BUILD names another build directory); faults are real:
+// kill -9, SIGSTOP, a frozen TCP proxy, a killed leader, a crashed
+// database.
 //
 //	make test-fleet    (builds build/holder and build/tcpproxy first)
 package fleet
@@ -33,6 +34,7 @@ import (
 
 var (
 	root      string // the repository
+	build     string // the build outputs: $IDGEN_BUILD (make test-fleet sets it to $(BUILD)), else <root>/build
 	work      string // servers' data
 	zkConnect string // 127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3
 	pgURL     string // postgres://idgen:s3cret@127.0.0.1:port/idgen?sslmode=disable
@@ -45,6 +47,10 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) int {
 	wd, _ := os.Getwd()
 	root = filepath.Join(wd, "..", "..")
+	build = os.Getenv("IDGEN_BUILD")
+	if build == "" {
+		build = filepath.Join(root, "build")
+	}
 	var err error
 	if work, err = os.MkdirTemp("", "idgen-fleet-"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -155,7 +161,7 @@ type holder struct {
 func startHolder(t *testing.T, cfg string, pauseUs int) *holder {
 	t.Helper()
 	h := &holder{t: t, file: filepath.Join(t.TempDir(), "ids"), lines: make(chan string, 1000), exited: make(chan struct{})}
-	h.cmd = exec.Command(filepath.Join(root, "build", "holder"), cfg, h.file, strconv.Itoa(pauseUs))
+	h.cmd = exec.Command(filepath.Join(build, "holder"), cfg, h.file, strconv.Itoa(pauseUs))
 	out, err := h.cmd.StdoutPipe()
 	require.NoError(t, err)
 	h.cmd.Stderr = os.Stderr
@@ -397,26 +403,17 @@ func TestSIGSTOPPastTheLeaseNoDuplicates(t *testing.T) {
 func TestPartitionStopsTheHolderByItsFence(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
-			proxy := exec.Command(filepath.Join(root, "build", "tcpproxy"), "-target", s.target)
-			out, err := proxy.StdoutPipe()
-			require.NoError(t, err)
-			require.NoError(t, proxy.Start())
-			t.Cleanup(func() { _ = proxy.Process.Signal(syscall.SIGCONT); _ = proxy.Process.Kill(); _ = proxy.Wait() })
-			sc := bufio.NewScanner(out)
-			require.True(t, sc.Scan())
-			port, err := strconv.Atoi(sc.Text())
-			require.NoError(t, err)
-
+			proxy := startProxy(t, s.target)
 			base := "layout=time:41,seq:22 lease_ttl=2s worker="
-			a := startHolder(t, base+s.source(t, port), 50)
+			a := startHolder(t, base+s.source(t, proxy.port), 50)
 			require.Empty(t, a.open, a.open)
 			time.Sleep(500 * time.Millisecond)
-			require.NoError(t, proxy.Process.Signal(syscall.SIGSTOP))
+			proxy.freeze()
 			frozen := time.Now().UnixMilli()
 			stopped, _ := a.waitStatus(-5, 3*ttl)
 			b, took := takeOver(t, base+s.source(t, 0), 20*time.Second)
 			time.Sleep(500 * time.Millisecond)
-			require.NoError(t, proxy.Process.Signal(syscall.SIGCONT))
+			proxy.thaw()
 			time.Sleep(time.Second)
 			a.stop()
 			b.stop()
@@ -543,7 +540,7 @@ func TestPostgresExpiriesAreBucketed(t *testing.T) {
 }
 
 func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
-	vpy := filepath.Join(root, "build", "venv", "bin", "python")
+	vpy := filepath.Join(build, "venv", "bin", "python")
 	jar, _ := filepath.Glob(filepath.Join(root, "bindings", "java", "target", "idgen-*.jar"))
 	cp := readTrim(filepath.Join(root, "bindings", "java", "target", "cp.txt"))
 	for _, s := range stores() {

@@ -10,6 +10,9 @@
 #   zk.sh start1 N DIR     start server N again
 #   zk.sh leader DIR       print the number of the current leader
 #   zk.sh mode N DIR       print server N's mode (leader, follower, or down)
+#
+# Run as root, the servers run as the system user idgen-zk (made if missing),
+# like pg.sh's idgen-pg: a test server never needs root.
 set -euo pipefail
 
 cmd=${1:?usage: zk.sh start|stop|kill|start1|leader|mode ...}
@@ -23,6 +26,15 @@ install_zk() {
     fi
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends zookeeper >/dev/null
+}
+
+ZKUSER_OS=idgen-zk
+
+as_zk() { # exec the command as idgen-zk when root (setpriv execs: the pid stays the server's)
+    if [ "$(id -u)" = 0 ]; then
+        exec setpriv --reuid="$ZKUSER_OS" --regid="$ZKUSER_OS" --init-groups -- "$@"
+    fi
+    exec "$@"
 }
 
 free_port() {
@@ -41,7 +53,7 @@ mode_of() { # mode N DIR
 
 start_one() { # start_one N DIR
     local n=$1 dir=$2
-    (cd "$dir/zk$n" && exec setsid java -Xmx64m -Xms16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    (cd "$dir/zk$n" && as_zk setsid java -Xmx64m -Xms16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
         -Dzookeeper.log.dir="$dir/zk$n" -Dzookeeper.root.logger=INFO,CONSOLE \
         -Dlog4j.configuration="file:$dir/log4j.properties" \
         -cp "/usr/share/java/zookeeper.jar" org.apache.zookeeper.server.quorum.QuorumPeerMain "$dir/zk$n/zoo.cfg" \
@@ -71,6 +83,9 @@ case "$cmd" in
 start)
     dir=$(realpath -m "${1:?DIR}")
     install_zk
+    if [ "$(id -u)" = 0 ] && ! id "$ZKUSER_OS" >/dev/null 2>&1; then
+        useradd --system --no-create-home --shell /usr/sbin/nologin "$ZKUSER_OS"
+    fi
     mkdir -p "$dir"
     cat >"$dir/log4j.properties" <<'L4J'
 log4j.rootLogger=WARN, CONSOLE
@@ -100,6 +115,9 @@ admin.enableServer=false
 quorumListenOnAllIPs=false
 $servers
 CFG
+    done
+    [ "$(id -u)" = 0 ] && chown -R "$ZKUSER_OS" "$dir"
+    for n in 1 2 3; do
         start_one $n "$dir"
     done
     echo "127.0.0.1:$(cat "$dir/port1"),127.0.0.1:$(cat "$dir/port2"),127.0.0.1:$(cat "$dir/port3")" >"$dir/connect"

@@ -46,6 +46,11 @@ CASES = [
     ["decode", "-c", "preset=rocketmq-v1", "0102FC00000001117000000001000000", "zz"],
     ["decode", "-c", "preset=snowflake text=base62", "15G63YLn9Ae", "910499571847892992"],
     ["decode", "-c", "preset=snowflake text=base36", "06x155swzxs74", "6wvgiunwrrsw0"],
+    ["explain", "-c", "preset=uuidv7"],
+    ["explain", "-c", "preset=ulid"],
+    ["decode", "-c", "preset=uuidv7", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F", "017f22e2-79b0-4cc3-98c4-dc0c0c07398f"],
+    ["decode", "--json", "-c", "preset=ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAI"],
+    ["next", "-c", "preset=uuidv7 worker=1"],
 ]
 
 
@@ -72,7 +77,9 @@ def test_next_prints_ids_like_the_go_command() -> None:
 def test_next_prints_text_ids_like_the_go_command() -> None:
     cfgs = {"preset=rocketmq ip=10.1.2.3 pid=4660 loader_hash=305419896 tz=UTC": 32,
             "preset=rocketmq-v1 mac=02:fc:00:00:00:01 pid=1": 34,
-            "preset=snowflake worker=1 text=base62": 11}
+            "preset=snowflake worker=1 text=base62": 11,
+            "preset=uuidv7": 36,
+            "preset=ulid": 26}
     for cfg, width in cfgs.items():
         outs = []
         for cmd in ([str(GO)], [sys.executable, "-m", "idgen"]):

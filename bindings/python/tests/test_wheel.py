@@ -33,6 +33,9 @@ def test_wheel_installs_and_works_in_a_clean_venv(tmp_path: Path) -> None:
     )
     r = subprocess.run([py, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert r.stdout.split() == ["True", "True", "True"], r.stderr
-    r = subprocess.run([str(venv / "bin" / "idgen"), "next", "-n", "2"], capture_output=True, text=True,
+    # No console script takes the Go command's name (build/idgen): the
+    # package's CLI is python -m idgen.
+    assert not (venv / "bin" / "idgen").exists()
+    r = subprocess.run([py, "-m", "idgen", "next", "-n", "2"], capture_output=True, text=True,
                        env={**env, "IDGEN_CONFIG": "worker=4"}, cwd=tmp_path)
     assert r.returncode == 0 and len(r.stdout.split()) == 2, r.stderr

@@ -10,9 +10,13 @@
 //   - the directory must be a real directory (never a symlink), owned by
 //     root or the caller, and sticky when anyone but its owner may write
 //     to it; it is opened once and every file is opened relative to it;
-//   - lease files are opened with O_NOFOLLOW and must be regular files with
-//     one link, owned by the caller: a file of another user is that user's
-//     pair and is never written;
+//   - lease files are opened with O_NOFOLLOW|O_NONBLOCK (a FIFO never
+//     blocks) and must be regular files with one link, owned by the
+//     caller: a file of another user is that user's pair and is never
+//     written, and anything else under a pair's name (a symlink, FIFO,
+//     directory, socket, device, a hard link) is skipped the same way, so
+//     that nobody can stop every open on the host by planting one; a pool
+//     with no other pair names it;
 //   - a holder checks at every renewal, after writing, that its file and
 //     the directory are still the ones it locked; if not, the lease is
 //     gone (a successor could be holding a new file under the same name).
@@ -117,10 +121,10 @@ func FileName(pool string, p lease.Pair) string {
 // by live processes, pairs whose files belong to other users and records
 // that fail their checksum.
 func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
-	var busy, foreign, bad, skipped int
-	firstBad := ""
+	var busy, foreign, bad, skipped, unusable int
+	firstBad, firstUnusable := "", ""
 	for _, p := range req.Candidates() {
-		c, outcome, err := s.claim(req.Pool.Name, p)
+		c, outcome, why, err := s.claim(req.Pool.Name, p)
 		if err != nil {
 			return nil, err
 		}
@@ -136,6 +140,11 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 			busy++
 		case othersFile:
 			foreign++
+		case notAFile:
+			unusable++
+			if firstUnusable == "" {
+				firstUnusable = why
+			}
 		case badRecord:
 			bad++
 			if firstBad == "" {
@@ -152,6 +161,9 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 	if foreign > 0 {
 		msg += fmt.Sprintf(", %d by other users' files", foreign)
 	}
+	if unusable > 0 {
+		msg += fmt.Sprintf(", %d by names that are not usable lease files (first: %s)", unusable, firstUnusable)
+	}
 	if skipped > 0 {
 		msg += fmt.Sprintf(", %d with records ahead of the clock", skipped)
 	}
@@ -167,50 +179,55 @@ const (
 	claimed outcome = iota
 	held
 	othersFile
+	notAFile // not a regular file with one link, whoever's: skipped
 	badRecord
 )
 
-// claim tries one pair's file.
-func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, error) {
+// claim tries one pair's file. A name that is not a usable lease file
+// (notAFile) comes with a sentence saying what it is.
+func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, string, error) {
 	name := FileName(pool, p)
 	path := s.path + "/" + name
 	dirfd := int(s.dir.Fd())
 	for try := 0; try < 3; try++ {
 		fd, err := syscall.Openat(dirfd, name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
-		switch {
-		case errors.Is(err, syscall.ELOOP):
-			return nil, 0, errs.New(errs.ErrWorker, "lease file %s is a symlink (%s); idgen never follows one: remove it", path, s.describeAt(name))
-		case errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM):
-			if st, ok := s.statAt(name); ok && int(st.Uid) != s.euid {
-				return nil, othersFile, nil
+		if err != nil {
+			// Something that cannot be opened as a lease file may be in
+			// the way (a symlink: ELOOP, a directory: EISDIR, a socket:
+			// ENXIO, another user's file: EACCES): look without opening.
+			if st, ok := s.statAt(name); ok {
+				if why := s.unusable(path, &st); why != "" {
+					return nil, notAFile, why, nil
+				}
+				if int(st.Uid) != s.euid {
+					return nil, othersFile, "", nil
+				}
 			}
-			return nil, 0, errs.New(errs.ErrWorker, "lease_dir %s (%s): cannot create or open %s: permission denied", s.path, s.owner, name)
-		case err != nil:
-			return nil, 0, errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
+			if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
+				return nil, 0, "", errs.New(errs.ErrWorker, "lease_dir %s (%s): cannot create or open %s: permission denied", s.path, s.owner, name)
+			}
+			return nil, 0, "", errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
 		}
 		f := os.NewFile(uintptr(fd), path)
 		var st syscall.Stat_t
 		if err := syscall.Fstat(fd, &st); err != nil {
 			f.Close()
-			return nil, 0, errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
+			return nil, 0, "", errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
 		}
-		switch {
-		case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
+		if why := s.unusable(path, &st); why != "" {
 			f.Close()
-			return nil, 0, errs.New(errs.ErrWorker, "lease file %s is not a regular file (%s): remove it", path, describe(&st))
-		case int(st.Uid) != s.euid:
+			return nil, notAFile, why, nil
+		}
+		if int(st.Uid) != s.euid {
 			f.Close() // another user's pair (root can open it; it still is not root's)
-			return nil, othersFile, nil
-		case st.Nlink != 1:
-			f.Close()
-			return nil, 0, errs.New(errs.ErrWorker, "lease file %s has %d links (%s); idgen never writes a file linked elsewhere: remove it", path, st.Nlink, describe(&st))
+			return nil, othersFile, "", nil
 		}
 		if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, held, nil
+				return nil, held, "", nil
 			}
-			return nil, 0, errs.New(errs.ErrWorker, "lease file %s: cannot lock: %v", path, err)
+			return nil, 0, "", errs.New(errs.ErrWorker, "lease file %s: cannot lock: %v", path, err)
 		}
 		// The name may have been unlinked or replaced between open and
 		// lock: then this lock guards nothing; try the name again.
@@ -228,13 +245,42 @@ func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, error) {
 			rec, ok := parseRecord(buf[:n])
 			if !ok {
 				f.Close()
-				return nil, badRecord, nil
+				return nil, badRecord, "", nil
 			}
 			c.rec, c.state = rec, lease.Present
 		}
-		return c, claimed, nil
+		return c, claimed, "", nil
 	}
-	return nil, 0, errs.New(errs.ErrWorker, "lease file %s keeps being replaced while idgen locks it", path)
+	return nil, 0, "", errs.New(errs.ErrWorker, "lease file %s keeps being replaced while idgen locks it", path)
+}
+
+// unusable says why what is at path cannot be a lease file, or "" when it
+// is a regular file with one link (whoever owns it: another user's file is
+// that user's pair, told apart by the caller).
+func (s *Store) unusable(path string, st *syscall.Stat_t) string {
+	kind := ""
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		if int(st.Uid) == s.euid && st.Nlink != 1 {
+			return fmt.Sprintf("lease file %s has %d links (%s); idgen never writes a file linked elsewhere: remove it", path, st.Nlink, describe(st))
+		}
+		return ""
+	case syscall.S_IFLNK:
+		return fmt.Sprintf("lease file %s is a symlink (%s); idgen never follows one: remove it", path, describe(st))
+	case syscall.S_IFIFO:
+		kind = "a fifo"
+	case syscall.S_IFDIR:
+		kind = "a directory"
+	case syscall.S_IFSOCK:
+		kind = "a socket"
+	case syscall.S_IFCHR:
+		kind = "a character device"
+	case syscall.S_IFBLK:
+		kind = "a block device"
+	default:
+		kind = "not a regular file"
+	}
+	return fmt.Sprintf("lease file %s is %s, not a regular file (%s): remove it", path, kind, describe(st))
 }
 
 // statAt stats name in the directory without following a symlink.

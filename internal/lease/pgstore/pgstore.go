@@ -1,6 +1,9 @@
 // Package pgstore is the PostgreSQL lease store (worker=postgres://…): one
 // row per (pool, datacenter, worker) in one table (idgen_lease, or
-// lease_table=), created on first use:
+// lease_table=), created on first use unless it exists (a DBA may create
+// it beforehand for a role that may only SELECT, INSERT and UPDATE it;
+// Open then creates nothing, and says what to create when it is missing
+// and the role cannot create it):
 //
 //	pool, datacenter, worker   the pair (primary key)
 //	holder                     the holder's random token; NULL when free
@@ -16,7 +19,12 @@
 //
 // A taker claims a free or expired row with FOR UPDATE SKIP LOCKED, so
 // racing takers never wait on each other; renewals and releases update the
-// row only while it still carries the holder's token.
+// row only while it still carries the holder's token. A row with no record
+// is new (Fresh) only when the taker made it; an existing row is the
+// predecessor's record whatever its value. Until its first renewal a claim
+// keeps its row from expiring by itself (every lease_ttl/3), as a
+// ZooKeeper session keeps a lock: a taker may wait for the predecessor's
+// record longer than lease_ttl before it writes anything.
 package pgstore
 
 import (
@@ -61,11 +69,16 @@ type Store struct {
 	table string // quoted
 	index string // quoted
 	ttl   time.Duration
-	mu    sync.Mutex
+
+	mu     sync.Mutex // serialises the connection
+	closed bool       // under mu: no more statements, no reconnecting
+	done   chan struct{}
+	once   sync.Once
 }
 
 // Open connects (within ttl plus a few seconds) and creates the table if
-// it is missing. Errors name host, port and database, never the password.
+// it is missing (only then: a table that exists is used as it is). Errors
+// name host, port and database, never the password.
 func Open(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	if table == "" {
 		table = DefaultTable
@@ -76,8 +89,8 @@ func Open(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	if err != nil {
 		return nil, explainConnect(u, err)
 	}
-	s := &Store{url: u, conn: conn, table: quoteIdent(table), index: quoteIdent(table + "_expiry"), ttl: ttl}
-	if err := s.createTable(ctx, table); err != nil {
+	s := &Store{url: u, conn: conn, table: quoteIdent(table), index: quoteIdent(table + "_expiry"), ttl: ttl, done: make(chan struct{})}
+	if err := s.ensureTable(ctx, table); err != nil {
 		conn.Close(context.Background())
 		return nil, err
 	}
@@ -108,30 +121,53 @@ func explainConnect(u *config.StoreURL, err error) error {
 
 func (s *Store) fail(what string, err error) error {
 	msg := err.Error()
+	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42501" && s.table != "" {
+		msg += fmt.Sprintf(" (the role needs: GRANT SELECT, INSERT, UPDATE ON %s TO %s)", s.table, quoteIdent(s.url.User))
+	}
 	if s.url.Password != "" {
 		msg = strings.ReplaceAll(msg, s.url.Password, "***")
 	}
 	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where(), what, msg)
 }
 
-// createTable makes the table and its expiry index once, even when many
-// processes race to: an advisory transaction lock serialises them.
-func (s *Store) createTable(ctx context.Context, plain string) error {
-	sql := "BEGIN; SELECT pg_advisory_xact_lock(hashtext('idgen ' || " + quoteLiteral(plain) + ")); " +
-		"CREATE TABLE IF NOT EXISTS " + s.table + ` (
-			pool text NOT NULL,
-			datacenter bigint NOT NULL,
-			worker bigint NOT NULL,
-			holder text,
-			expires_at timestamptz,
-			issued_up_to bigint NOT NULL DEFAULT 0,
-			backwards bigint NOT NULL DEFAULT 0,
-			PRIMARY KEY (pool, datacenter, worker)); ` +
-		"CREATE INDEX IF NOT EXISTS " + s.index + " ON " + s.table + " (pool, expires_at); COMMIT"
+// ensureTable uses the table when it exists, whoever made it: a role with
+// only SELECT, INSERT and UPDATE on it runs no CREATE. A missing table is
+// made with its expiry index, once even when many processes race to (an
+// advisory transaction lock serialises them); when the role cannot, the
+// error gives the statements to run beforehand.
+func (s *Store) ensureTable(ctx context.Context, plain string) error {
+	rows, err := s.query(ctx, "SELECT to_regclass($1) IS NOT NULL, current_schema()", s.table)
+	if err != nil {
+		return s.fail("look for table "+s.table, err)
+	}
+	if rows[0][0] == "t" {
+		return nil
+	}
+	sql := "BEGIN; SELECT pg_advisory_xact_lock(hashtext('idgen ' || " + quoteLiteral(plain) + ")); " + s.ddl(true) + " COMMIT"
 	if _, err := s.conn.Exec(ctx, sql).ReadAll(); err != nil {
-		return s.fail("create table "+s.table+" (the role needs CREATE on the schema, or create it beforehand)", err)
+		schema := "no schema on the role's search_path exists"
+		if rows[0][1] != "" {
+			schema = "the role's schema is " + quoteIdent(rows[0][1])
+		}
+		return s.fail(fmt.Sprintf("create table %s (%s), which is missing", s.table, schema), fmt.Errorf(
+			"%s; have it created beforehand, where the role finds it, by a role that may: %s GRANT SELECT, INSERT, UPDATE ON %s TO %s;",
+			strings.TrimSuffix(err.Error(), "."), s.ddl(false), s.table, quoteIdent(s.url.User)))
 	}
 	return nil
+}
+
+// ddl is the table and its index, as created on first use.
+func (s *Store) ddl(ifNotExists bool) string {
+	ine := ""
+	if ifNotExists {
+		ine = "IF NOT EXISTS "
+	}
+	return "CREATE TABLE " + ine + s.table + " (" +
+		"pool text NOT NULL, datacenter bigint NOT NULL, worker bigint NOT NULL, " +
+		"holder text, expires_at timestamptz, " +
+		"issued_up_to bigint NOT NULL DEFAULT 0, backwards bigint NOT NULL DEFAULT 0, " +
+		"PRIMARY KEY (pool, datacenter, worker)); " +
+		"CREATE INDEX " + ine + s.index + " ON " + s.table + " (pool, expires_at);"
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -147,6 +183,9 @@ func (s *Store) expirySQL() string {
 // connecting again first if the connection was lost (a lease outlives a
 // connection: the row carries the holder's token).
 func (s *Store) query(ctx context.Context, sql string, args ...string) ([][]string, error) {
+	if s.closed {
+		return nil, errors.New("the store is closed")
+	}
 	if s.conn.IsClosed() {
 		conn, err := pgconn.Connect(ctx, s.url.Raw)
 		if err != nil {
@@ -172,10 +211,15 @@ func (s *Store) query(ctx context.Context, sql string, args ...string) ([][]stri
 	return rows, nil
 }
 
-// Close closes the connection.
+// Close closes the connection; claims stop keeping their rows.
 func (s *Store) Close() error {
+	s.once.Do(func() { close(s.done) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	return s.conn.Close(ctx)
@@ -211,6 +255,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 		if err != nil {
 			return nil, s.fail("claim a row of "+s.table, err)
 		}
+		fresh := false // an existing row is a record, whatever its values
 		if len(rows) == 0 {
 			// Make the row of the lowest pair that has none.
 			rows, err = s.query(ctx, `INSERT INTO `+s.table+` (pool, datacenter, worker, holder, expires_at)
@@ -224,6 +269,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 			if err != nil {
 				return nil, s.fail("add a row to "+s.table, err)
 			}
+			fresh = len(rows) > 0 // made just now: the pair had no record
 			if len(rows) == 0 {
 				full, err := s.full(ctx, pool, dcLo, dcHi, w)
 				if err != nil {
@@ -235,7 +281,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 				continue // another process made that row first
 			}
 		}
-		c, err := s.newClaim(rows[0], pool, token)
+		c, err := s.newClaim(rows[0], pool, token, fresh)
 		if err != nil {
 			return nil, err
 		}
@@ -246,6 +292,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 			s.mu.Lock()
 			continue
 		}
+		go c.keep()
 		return c, nil
 	}
 }
@@ -274,7 +321,7 @@ func (s *Store) poolFull(req lease.Request, skipped int) error {
 	return errs.New(errs.ErrWorker, "%s", msg)
 }
 
-func (s *Store) newClaim(row []string, pool, token string) (*claim, error) {
+func (s *Store) newClaim(row []string, pool, token string, fresh bool) (*claim, error) {
 	var v [4]int64
 	for i := range v {
 		n, err := strconv.ParseInt(row[i], 10, 64)
@@ -284,8 +331,8 @@ func (s *Store) newClaim(row []string, pool, token string) (*claim, error) {
 		v[i] = n
 	}
 	c := &claim{s: s, pool: pool, token: token, pair: lease.Pair{DC: v[0], Worker: v[1]},
-		rec: lease.Record{IssuedUpTo: v[2], Backwards: v[3]}, state: lease.Present}
-	if v[2] == 0 && v[3] == 0 {
+		rec: lease.Record{IssuedUpTo: v[2], Backwards: v[3]}, state: lease.Present, held: make(chan struct{})}
+	if fresh {
 		c.state = lease.Fresh
 	}
 	return c, nil
@@ -310,7 +357,35 @@ type claim struct {
 	pair  lease.Pair
 	rec   lease.Record
 	state lease.State
+	held  chan struct{} // closed at the first renewal, or when given up: keep stops
+	once  sync.Once
 }
+
+// keep moves the row's expiry every lease_ttl/3 until the claim is renewed
+// or given up (or the store closed): a taker holds its claim however long
+// it waits before its first renewal.
+func (c *claim) keep() {
+	t := time.NewTicker(max(c.s.ttl/3, time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-c.held:
+			return
+		case <-c.s.done:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), max(c.s.ttl/3, time.Millisecond))
+		err := c.update(ctx, "expires_at = "+c.s.expirySQL())
+		cancel()
+		if errors.Is(err, lease.ErrGone) {
+			return
+		}
+	}
+}
+
+// kept stops keep.
+func (c *claim) kept() { c.once.Do(func() { close(c.held) }) }
 
 func (c *claim) Pair() lease.Pair                         { return c.pair }
 func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
@@ -334,17 +409,24 @@ func (c *claim) update(ctx context.Context, set string, args ...string) error {
 	return nil
 }
 
-// Renew writes the record and moves the expiry to the next bucket.
+// Renew writes the record and moves the expiry to the next bucket; from
+// the first one on, the holder's renewals alone keep the row.
 func (c *claim) Renew(ctx context.Context, rec lease.Record) error {
-	return c.update(ctx, "expires_at = "+c.s.expirySQL()+", issued_up_to = $5::bigint, backwards = $6::bigint", itoa(rec.IssuedUpTo), itoa(rec.Backwards))
+	err := c.update(ctx, "expires_at = "+c.s.expirySQL()+", issued_up_to = $5::bigint, backwards = $6::bigint", itoa(rec.IssuedUpTo), itoa(rec.Backwards))
+	if err == nil || errors.Is(err, lease.ErrGone) {
+		c.kept()
+	}
+	return err
 }
 
 // Release writes the final record and frees the row.
 func (c *claim) Release(ctx context.Context, rec lease.Record) error {
+	c.kept()
 	return c.update(ctx, "holder = NULL, expires_at = NULL, issued_up_to = $5::bigint, backwards = $6::bigint", itoa(rec.IssuedUpTo), itoa(rec.Backwards))
 }
 
 // Abandon frees the row without writing the record.
 func (c *claim) Abandon(ctx context.Context) error {
+	c.kept()
 	return c.update(ctx, "holder = NULL, expires_at = NULL")
 }

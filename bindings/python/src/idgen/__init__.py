@@ -1,4 +1,4 @@
-"""Unique, time-ordered 64-bit ids from libidgen.
+"""Unique, time-ordered ids from libidgen: 64-bit numbers and text ids.
 
 A :class:`Generator` is opened from a configuration string of ``key=value``
 pairs (``"preset=snowflake worker=lease"``); the module-level functions use
@@ -8,8 +8,10 @@ the same generator in C, Python and Java.
 
 Text ids: the text presets make RocketMQ's message ids (``preset=rocketmq``,
 the 32- or 56-character ``UNIQ_KEY``; ``preset=rocketmq-v1``, the 5.x
-client's 34-character id), and any numeric preset writes its ids in the
-form of its ``text=`` key (``dec``, ``base36``, ``base62``), through
+client's 34-character id), UUIDv7s (``preset=uuidv7``, also as
+:class:`uuid.UUID` through :meth:`Generator.next_uuid`) and ULIDs
+(``preset=ulid``), and any numeric preset writes its ids in the form of its
+``text=`` key (``dec``, ``base36``, ``base62``), through
 :meth:`Generator.next_text`; :meth:`Generator.decode_text` reads them back
 into a :class:`TextParts`.
 

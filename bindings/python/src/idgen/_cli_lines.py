@@ -45,7 +45,7 @@ def decode_line(p: idgen.Parts, as_json: bool) -> str:
     return " ".join(f"{k}={v}" for k, v in fields)
 
 
-_TEXT_PRESETS = ("rocketmq", "rocketmq-v1")
+_TEXT_PRESETS = ("rocketmq", "rocketmq-v1", "uuidv7", "ulid")
 _TEXT_FORMS = {"base36": (36, 13), "base62": (62, 11)}
 
 
@@ -67,6 +67,18 @@ def text_line(p: idgen.TextParts, as_json: bool) -> str:
 
 
 _TEXT_EXPLAIN = {
+    "uuidv7": "preset=uuidv7: RFC 9562 version-7 UUIDs, 36 characters, canonical lower case\n\n"
+    "  bits 127..80  unix_ms      ms since 1970 (48 bits)\n"
+    "  bits  79..76  version      7\n"
+    "  bits  75..64  counter      high 12 bits of an 18-bit counter, random at each new ms, +1 per id\n"
+    "  bits  63..62  variant      10 (RFC 9562)\n"
+    "  bits  61..56  counter      low 6 bits\n"
+    "  bits  55..0   random       56 random bits in every id\n"
+    "  at least 131072 ids per ms (then it waits for the next ms); runs until the year 4199\n",
+    "ulid": "preset=ulid: ULIDs, 26 Crockford base32 characters, upper case\n\n"
+    "  bits 127..80  unix_ms      ms since 1970 (48 bits)\n"
+    "  bits  79..0   random       random at the first id of a ms, +1 per further id in it\n"
+    "  waits for the next ms only if the 80 bits would overflow; runs until the year 4199\n",
     "rocketmq-v1": "preset=rocketmq-v1: text of 34 hex characters (rocketmq-clients' V1 message id)\n\n"
     "  byte   0      version      01\n"
     "  bytes  1..6   mac          hardware address of the host\n"

@@ -81,10 +81,28 @@ _ERRORS: dict[int, type[IdgenError]] = {
 }
 
 
-def _error(code: int) -> IdgenError:
+# The library names its C functions where a text preset refuses a numeric
+# call; this binding names its own methods instead.
+_OWN_NAMES = (("idgen_next_text", "next_text()"), ("idgen_decode_text", "decode_text()"))
+
+
+def _text_only(message: str) -> bool:
+    """Whether message is a text preset's refusal of a numeric call."""
+    return message.startswith("text preset ")
+
+
+def _message(code: int) -> str:
+    """This thread's last error, in this binding's names."""
     lib = _ffi.lib()
     message = lib.last_error() or lib.strerror(code)
-    return _ERRORS.get(code, InternalError)(message, code)
+    if code == _ffi.EINVAL and _text_only(message):
+        for c_name, own in _OWN_NAMES:
+            message = message.replace(c_name, own)
+    return message
+
+
+def _error(code: int) -> IdgenError:
+    return _ERRORS.get(code, InternalError)(_message(code), code)
 
 
 def _check(code: int) -> None:
@@ -95,8 +113,10 @@ def _check(code: int) -> None:
 def _check_decode(code: int) -> None:
     """_check for decode: IDGEN_EINVAL there is about the id, not a config."""
     if code == _ffi.EINVAL:
-        lib = _ffi.lib()
-        raise InvalidIdError(lib.last_error() or lib.strerror(code), code)
+        message = _message(code)
+        if _text_only(message):  # about the generator, not the id
+            raise ConfigError(message, code)
+        raise InvalidIdError(message, code)
     _check(code)
 
 

@@ -9,6 +9,7 @@ import functools
 import os
 import re
 import threading
+import uuid
 import weakref
 from array import array
 from time import monotonic_ns as _monotonic_ns
@@ -111,17 +112,18 @@ class Generator:
     context manager or call :meth:`close`; a finaliser closes a generator
     that is dropped unclosed.
 
-    The text presets (``preset=rocketmq``, ``preset=rocketmq-v1``) make
-    only text: use :meth:`next_text` and :meth:`decode_text` (their
-    :meth:`next_id` raises :class:`ConfigError`). Any numeric preset makes
-    text too, in the form its ``text=`` key names (``dec``, ``base36``,
-    ``base62``).
+    The text presets (``preset=rocketmq``, ``rocketmq-v1``, ``uuidv7``,
+    ``ulid``) make only text: use :meth:`next_text` and :meth:`decode_text`
+    (their :meth:`next_id` raises :class:`ConfigError`); ``uuidv7`` also
+    gives :class:`uuid.UUID` objects through :meth:`next_uuid`. Any numeric
+    preset makes text too, in the form its ``text=`` key names (``dec``,
+    ``base36``, ``base62``).
     """
 
     __slots__ = (
         "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_filled", "_k",
         "_kmax", "_lock", "_finalizer", "_text_fn", "_texts", "_decodes",
-        "__weakref__",
+        "_uuid", "__weakref__",
     )
 
     def __init__(self, config: str = "") -> None:
@@ -148,6 +150,8 @@ class Generator:
         self._text_fn = lib.waiting.idgen_next_text if tick_ms > 1 else lib.quick.idgen_next_text
         self._texts: list[_text.NextText] = []
         self._decodes: list[_text.DecodeText] = []
+        # The library's own string for preset=uuidv7 (it takes no other key).
+        self._uuid = resolved == "preset=uuidv7"
         # The reserved run, smallest id last; _fresh is the monotonic time
         # until which it may be handed out (0: nothing reserved).
         self._ids: list[int] = []
@@ -230,7 +234,8 @@ class Generator:
 
     def next_text(self) -> str:
         """The next id as text: a rocketmq id (32 upper-case hex characters,
-        56 for an IPv6 host), a rocketmq-v1 id (34), or a numeric preset's
+        56 for an IPv6 host), a rocketmq-v1 id (34), a UUIDv7 (36, canonical
+        lower case), a ULID (26, Crockford base32), or a numeric preset's
         id in its ``text=`` form (decimal; base36 and base62 fixed width,
         13 and 11 characters, so that they sort like the numbers).
 
@@ -251,9 +256,26 @@ class Generator:
         self._texts.append(entry)
         return text
 
+    def next_uuid(self) -> uuid.UUID:
+        """The next id of a ``preset=uuidv7`` generator as a
+        :class:`uuid.UUID` (version 7, RFC 9562 variant); the same id
+        :meth:`next_text` would give, strictly increasing across threads.
+
+        Other presets raise :class:`ConfigError` and consume nothing: a
+        ULID is not a UUID (take ``ulid``'s ids as text, :meth:`next_text`;
+        ``uuid.UUID(int=...)`` of one would lose its form).
+        """
+        if not self._uuid:
+            raise ConfigError(
+                f"next_uuid: {self.config!r} makes no UUIDs; only preset=uuidv7 does "
+                "(every preset's ids come as text from next_text())", _ffi.EINVAL)
+        return uuid.UUID(self.next_text())
+
     def decode_text(self, text: str) -> TextParts:
-        """The fields of a text id of this generator's form (hex in either
-        case). Text that is not exactly that form raises
+        """The fields of a text id of this generator's form (hex and base32
+        in either case; uuidv7 and ulid fill ``unix_ms`` and ``datetime``
+        only, and read any UUIDv7 or ULID). Text that is not exactly that
+        form raises
         :class:`InvalidIdError`; anything but a str, TypeError."""
         raw = _text.text_arg(text)
         try:

@@ -1,6 +1,7 @@
 package org.idgen;
 
 import java.lang.ref.Cleaner;
+import java.util.UUID;
 
 /**
  * An id generator opened from a configuration string, e.g.
@@ -14,9 +15,11 @@ import java.lang.ref.Cleaner;
  *
  * <p>The text presets ({@code preset=rocketmq}: RocketMQ's message key, made
  * as {@code MessageClientIDSetter.createUniqID()} makes it;
- * {@code preset=rocketmq-v1}: the 5.x client's {@code MessageIdCodec} V1 id)
- * make only text: use {@link #nextText} and {@link #decodeText}; {@link
- * #nextId} on them is INVALID. Numeric presets make both.
+ * {@code preset=rocketmq-v1}: the 5.x client's {@code MessageIdCodec} V1 id;
+ * {@code preset=uuidv7}: RFC 9562 version-7 UUIDs, also as {@link UUID}
+ * through {@link #nextUuid}; {@code preset=ulid}: ULIDs) make only text: use
+ * {@link #nextText} and {@link #decodeText}; {@link #nextId} on them is
+ * INVALID. Numeric presets make both.
  */
 public final class IdGenerator implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -38,6 +41,8 @@ public final class IdGenerator implements AutoCloseable {
     private final long token;
     private final Cleaner.Cleanable cleanable;
     private volatile boolean closed;
+    /** Whether this is a uuidv7 generator: 0 not known yet, 1 yes, 2 no. */
+    private volatile int uuidPreset;
 
     private IdGenerator(long token) {
         this.token = token;
@@ -136,7 +141,8 @@ public final class IdGenerator implements AutoCloseable {
 
     /**
      * The next id as text: a text preset's own form ({@code rocketmq}: 32
-     * upper-hex chars, 56 on an IPv6 address; {@code rocketmq-v1}: 34), a
+     * upper-hex chars, 56 on an IPv6 address; {@code rocketmq-v1}: 34;
+     * {@code uuidv7}: 36, canonical lower case; {@code ulid}: 26), a
      * numeric preset's id in its {@code text=} form ({@code dec}, the
      * default; {@code base36}: 13 chars; {@code base62}: 11, both sorting
      * like the numbers). The text goes through a per-thread native buffer:
@@ -149,7 +155,30 @@ public final class IdGenerator implements AutoCloseable {
     }
 
     /**
-     * The fields of text of this generator's form (hex in either case).
+     * The next id of a {@code preset=uuidv7} generator as a {@link UUID}
+     * ({@code version() == 7}, {@code variant() == 2}): the id {@link
+     * #nextText} would give, strictly increasing across threads, as text, as
+     * bytes and by {@link UUID#compareTo}.
+     *
+     * @throws IdGenException INVALID on any other preset, consuming nothing
+     *     (a ULID is not a UUID: take {@code ulid}'s ids as text, {@link
+     *     #nextText}); otherwise as {@link #nextId} does
+     */
+    public UUID nextUuid() {
+        if (uuidPreset == 0) {
+            uuidPreset = "preset=uuidv7".equals(config()) ? 1 : 2; // the library's own string for it
+        }
+        if (uuidPreset != 1) {
+            throw new IdGenException(ErrorCode.INVALID,
+                    "nextUuid: " + config() + " makes no UUIDs; only preset=uuidv7 does (every preset's ids come as text from nextText())");
+        }
+        return UUID.fromString(Lib.idgen_next_text(handle()));
+    }
+
+    /**
+     * The fields of text of this generator's form (hex and base32 in either
+     * case; uuidv7 and ulid fill {@code unixMs} only, and read any UUIDv7 or
+     * ULID).
      *
      * @throws IdGenException INVALID for null or for text that is not
      *     exactly the form (wrong length, a stray character, white space, a

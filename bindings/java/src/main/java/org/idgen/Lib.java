@@ -173,6 +173,11 @@ final class Lib {
         if (msg == null || msg.isEmpty()) {
             msg = idgen_strerror((int) status);
         }
+        if (code == ErrorCode.INVALID && msg.startsWith("text preset ")) {
+            // A text preset's refusal of a numeric call names the C
+            // functions; this binding names its own methods.
+            msg = msg.replace("idgen_next_text", "nextText()").replace("idgen_decode_text", "decodeText()");
+        }
         return new IdGenException(code, msg);
     }
 

@@ -170,12 +170,14 @@ public final class Bench {
         IdGenerator sf = IdGenerator.open("preset=snowflake worker=1");
         IdGenerator unc62 = IdGenerator.open("layout=time:41,seq:22 worker=0 text=base62");
         IdGenerator rq = IdGenerator.open("preset=rocketmq");
+        IdGenerator uv = IdGenerator.open("preset=uuidv7"), ul = IdGenerator.open("preset=ulid");
         Snowflake hutool = new Snowflake(null, 1, 0, false);
         long arg = 12345;
         LongSupplier[] fs = {
             ffm ? () -> ffmNoop1(arg) : () -> Noop.idgen_bench_noop1(arg), unc::nextId, sf::nextId, hutool::nextId,
             () -> UUID.randomUUID().getLeastSignificantBits(), () -> use(unc62.nextText()), () -> use(rq.nextText()),
             () -> use(MessageClientIDSetter.createUniqID()),
+            () -> uv.nextUuid().getLeastSignificantBits(), () -> use(ul.nextText()),
         };
         int rqLen = rq.nextText().length();
         int n = 1_000_000;
@@ -198,6 +200,7 @@ public final class Bench {
         }
         double bare = median(r[0]), next = median(r[1]), sfNext = median(r[2]), hu = median(r[3]), uuid = median(r[4]);
         double text62 = median(r[5]), rqText = median(r[6]), rqUpstream = median(r[7]);
+        double v7 = median(r[8]), ulid = median(r[9]);
         double batch = median(r[batchRow]), util = median(r[utilRow]);
         System.out.printf("Java %s, %s (medians of %d rounds)%n", System.getProperty("java.version"),
                 ffm ? "java.lang.foreign" : "JNA " + Native.VERSION, ROUNDS);
@@ -206,6 +209,8 @@ public final class Bench {
         System.out.printf("  %-56s %9.1f ns%n", "IdGenerator.nextId(), preset=snowflake (ceiling 244)", sfNext);
         System.out.printf("  %-56s %9.1f ns   (same 41/5/5/12 layout)%n", "hutool Snowflake.nextId()", hu);
         System.out.printf("  %-56s %9.1f ns%n", "UUID.randomUUID()", uuid);
+        System.out.printf("  %-56s %9.1f ns   %.2fx UUID.randomUUID()%n", "IdGenerator.nextUuid(), preset=uuidv7", v7, v7 / uuid);
+        System.out.printf("  %-56s %9.1f ns%n", "IdGenerator.nextText(), preset=ulid", ulid);
         System.out.printf("  %-56s %9.1f ns   %.2fx nextId() of the same layout%n", "IdGenerator.nextText(), time:41,seq:22 text=base62", text62, text62 / next);
         System.out.printf("  %-56s %9.1f ns   %.2fx nextId() (uncapped), %.2fx createUniqID()%n", "IdGenerator.nextText(), preset=rocketmq (" + rqLen + " chars)", rqText, rqText / next, rqText / rqUpstream);
         System.out.printf("  %-56s %9.1f ns   (the same form, in this JVM)%n", "RocketMQ MessageClientIDSetter.createUniqID()", rqUpstream);
@@ -221,5 +226,7 @@ public final class Bench {
         sf.close();
         unc62.close();
         rq.close();
+        uv.close();
+        ul.close();
     }
 }

@@ -64,8 +64,11 @@ type Parts struct {
 type Options struct {
 	// Clock replaces the clock the configuration asks for (tests).
 	Clock clock.Clock
-	// Store replaces the lease store the configuration names (tests).
+	// Store replaces the lease store the configuration names (tests, the
+	// simulator); the generator does not close it.
 	Store lease.Store
+	// Env replaces the lease Keeper's time (the simulator).
+	Env lease.Env
 }
 
 // Open builds the generator a configuration describes: it resolves the
@@ -100,7 +103,7 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	var lm *leaser
 	if rc.WorkerSrc.Leasing() {
 		var err error
-		if lm, err = newLeaser(&rc, opt.Store); err != nil {
+		if lm, err = newLeaser(&rc, opt); err != nil {
 			stopClock()
 			return nil, err
 		}
@@ -179,6 +182,9 @@ func (s *shape) stopClock() {
 		st.Stop()
 	}
 }
+
+// Now is the generator's clock in ms since 1970.
+func (s *shape) Now() int64 { return s.clock.Now() / int64(time.Millisecond) }
 
 func (s *shape) unitMs() int64 { return int64(s.cfg.Unit / time.Millisecond) }
 

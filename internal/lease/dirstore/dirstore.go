@@ -119,21 +119,33 @@ func FileName(pool string, p lease.Pair) string {
 func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
 	var busy, foreign, bad, skipped int
 	firstBad := ""
+	absentState := lease.Unmarked // a pool never used here
+	if st, ok := s.statAt(markerName(req.Pool.Name)); ok && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		absentState = lease.Missing
+	}
 	for _, p := range req.Candidates() {
-		c, outcome, err := s.claim(req.Pool.Name, p)
+		// A pair without a file has a missing record: a request that
+		// skips those must not create files for them.
+		c, outcome, err := s.claim(req.Pool.Name, p, !req.Skips(p, lease.Record{}, absentState))
 		if err != nil {
 			return nil, err
 		}
 		switch outcome {
 		case claimed:
-			if rec, state := c.Predecessor(); req.Skip != nil && state == lease.Present && req.Skip(p, rec) {
+			if c.state == lease.Missing {
+				c.state = absentState
+			}
+			if rec, state := c.Predecessor(); req.Skips(p, rec, state) {
 				c.drop()
 				skipped++
 				continue
 			}
+			s.mark(req.Pool.Name)
 			return c, nil
 		case held:
 			busy++
+		case absent:
+			skipped++
 		case othersFile:
 			foreign++
 		case badRecord:
@@ -143,7 +155,7 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 			}
 		}
 	}
-	n := len(req.Candidates())
+	n := req.Count()
 	msg := fmt.Sprintf("all %d pairs of pool %s are taken in lease_dir %s: %d held by live processes", n, req.Pool.Name, s.path, busy)
 	if req.DC >= 0 {
 		msg = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs) are taken in lease_dir %s: %d held by live processes",
@@ -168,16 +180,23 @@ const (
 	held
 	othersFile
 	badRecord
+	absent // no file, and the request did not want one made
 )
 
 // claim tries one pair's file.
-func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, error) {
+func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, error) {
 	name := FileName(pool, p)
 	path := s.path + "/" + name
 	dirfd := int(s.dir.Fd())
 	for try := 0; try < 3; try++ {
-		fd, err := syscall.Openat(dirfd, name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+		flags := syscall.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+		if create {
+			flags |= syscall.O_CREAT
+		}
+		fd, err := syscall.Openat(dirfd, name, flags, 0o644)
 		switch {
+		case !create && errors.Is(err, syscall.ENOENT):
+			return nil, absent, nil
 		case errors.Is(err, syscall.ELOOP):
 			return nil, 0, errs.New(errs.ErrWorker, "lease file %s is a symlink (%s); idgen never follows one: remove it", path, s.describeAt(name))
 		case errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM):
@@ -235,6 +254,19 @@ func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, error) {
 		return c, claimed, nil
 	}
 	return nil, 0, errs.New(errs.ErrWorker, "lease file %s keeps being replaced while idgen locks it", path)
+}
+
+// markerName is the file that says a pool was used in this directory: a
+// pair of it whose file is missing lost its record (Missing), where in a
+// pool never used here it is new (Unmarked).
+func markerName(pool string) string { return pool + ".pool" }
+
+// mark makes the pool's marker (an empty file) if it is missing.
+func (s *Store) mark(pool string) {
+	fd, err := syscall.Openat(int(s.dir.Fd()), markerName(pool), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err == nil {
+		syscall.Close(fd)
+	}
 }
 
 // statAt stats name in the directory without following a symlink.

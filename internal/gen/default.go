@@ -58,9 +58,7 @@ func Configure(s string) error {
 		return nil
 	}
 	err = (*old).Close() // its state is final now
-	if lease.Mutant() != "configure-restart" {
-		continueAfter(g, *old)
-	}
+	Continue(g, *old)
 	defaultGen.g.Store(&g)
 	return err
 }
@@ -94,10 +92,13 @@ type stateful interface {
 	space() string
 }
 
-// continueAfter moves g above everything prev issued when both issue in
-// the same id space on the same pair (a fixed worker configured twice): a
-// replacement never starts over.
-func continueAfter(g, prev Generator) {
+// Continue moves g above everything prev (closed) issued when both issue
+// in the same id space on the same pair (a fixed worker configured twice):
+// a replacement never starts over.
+func Continue(g, prev Generator) {
+	if lease.Mutant() == "configure-restart" {
+		return
+	}
 	a, ok1 := g.(stateful)
 	b, ok2 := prev.(stateful)
 	if !ok1 || !ok2 || a.space() == "" || a.space() != b.space() {
@@ -123,4 +124,23 @@ func (s *shape) space() string {
 		return ""
 	}
 	return fmt.Sprintf("%s %d/%d", poolOf(s.cfg).Name, s.cfg.DC, s.cfg.Worker)
+}
+
+// KeeperOf is the lease Keeper of g, or nil (the simulator steps it).
+func KeeperOf(g Generator) *lease.Keeper {
+	var m *leaser
+	switch t := g.(type) {
+	case *timeGen:
+		m = t.lm
+	case *cachedGen:
+		m = t.lm
+	case *session:
+		m = t.lm
+	case *zxidGen:
+		m = t.lm
+	}
+	if m == nil {
+		return nil
+	}
+	return m.k
 }

@@ -183,6 +183,16 @@ func (s *shape) stopClock() {
 	}
 }
 
+// sleep waits d on the generator's clock: a simulated clock (a
+// clock.Sleeper) advances, the real one passes.
+func (s *shape) sleep(d time.Duration) {
+	if sl, ok := s.clock.(clock.Sleeper); ok {
+		sl.Sleep(d)
+		return
+	}
+	time.Sleep(d)
+}
+
 // Now is the generator's clock in ms since 1970.
 func (s *shape) Now() int64 { return s.clock.Now() / int64(time.Millisecond) }
 

@@ -75,9 +75,14 @@ func (g *session) limit(high int64) uint64 {
 // Until: a counter starts above any record at once.
 func (g *session) Until(int64) time.Duration { return 0 }
 
-// Counter: session ids run ahead of the clock, so no wait can pass a lost
-// record.
-func (g *session) Counter() bool { return true }
+// LostFloor: a holder whose record was lost counted at most up to its
+// fence, one max_outage of ids at the layout's nominal rate ahead of its
+// counter, which follows the clock unless bursts of more than one tick's
+// worth of ids a tick drove it ahead: start above the counter of now +
+// max_outage (no wait: the counter starts there at once).
+func (g *session) LostFloor() (int64, bool) {
+	return int64(g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage))) + 1<<g.seqBits, true
+}
 
 // Adopt starts the counter above the predecessor's record and above
 // everything issued so far.
@@ -96,6 +101,13 @@ func (g *session) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
 			return nil
 		}
 	}
+}
+
+// Accepts keeps session ids increasing when the generator leases again:
+// they carry the worker in their top bits, so no lower worker.
+func (g *session) Accepts(p lease.Pair) bool {
+	h := g.lm.hold.Load()
+	return h == nil || p.Worker >= h.l.Pair.Worker
 }
 
 // NextFence runs one max_outage of ids at the layout's nominal rate ahead

@@ -190,7 +190,7 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			g.clockBacks.Add(1)
 			switch st := g.back.Pick(behind); {
 			case st.Mode == config.Wait && waited+behind <= 2*st.Limit:
-				time.Sleep(behind)
+				g.sleep(behind)
 				waited += behind
 				continue
 			case era < g.cbMask:
@@ -253,7 +253,9 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 // caller re-reads the clock) for the rest.
 func (g *timeGen) pause(last int64) {
 	remaining := time.Duration(g.epochNs + (last+1)*g.unitNs - g.clock.Now())
-	if remaining > 2*time.Millisecond {
+	if _, simulated := g.clock.(clock.Sleeper); simulated && remaining > 0 {
+		g.sleep(remaining) // simulated time does not pass by spinning
+	} else if remaining > 2*time.Millisecond {
 		time.Sleep(min(remaining-time.Millisecond, 100*time.Millisecond))
 	}
 }
@@ -366,15 +368,3 @@ func (g *timeGen) Close() error {
 }
 
 var errClosed = &errs.Error{Kind: errs.ErrClosed, Msg: "the generator is closed"}
-
-// waitUntil polls ok every millisecond until it holds, for at most d.
-func waitUntil(d time.Duration, ok func() bool) error {
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if !time.Now().Before(deadline) {
-			return errs.ErrClockBackwards
-		}
-		time.Sleep(min(time.Millisecond, time.Until(deadline)))
-	}
-	return nil
-}

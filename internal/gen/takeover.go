@@ -38,8 +38,9 @@ func (g *timeGen) Until(v int64) time.Duration {
 	return time.Duration(end - now)
 }
 
-// Counter: a time generator can wait for its clock.
-func (g *timeGen) Counter() bool { return false }
+// LostFloor: a holder whose record was lost issued at most up to its
+// fence, at most one max_outage (plus max_drift) from now.
+func (g *timeGen) LostFloor() (int64, bool) { return g.NextFence(), true }
 
 // Adopt moves the generator above floor and everything issued so far, on
 // lease l, in rollback era era.

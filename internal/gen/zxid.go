@@ -47,8 +47,9 @@ func newZxid(sh *shape, lm *leaser) (*zxidGen, error) {
 // Until: a counter starts above any record at once.
 func (g *zxidGen) Until(int64) time.Duration { return 0 }
 
-// Counter: zxids have no clock.
-func (g *zxidGen) Counter() bool { return true }
+// LostFloor: zxids have no clock, so nothing bounds what a holder whose
+// record was lost issued.
+func (g *zxidGen) LostFloor() (int64, bool) { return 0, false }
 
 // Adopt opens the epoch after the last one the predecessor entered, as a
 // new ZooKeeper leader does; leasing again opens a new epoch above

@@ -23,8 +23,11 @@ type Issuer interface {
 	// Until is how long the generator's clock needs to pass v; 0 once it
 	// has. A counter, which starts above any value at once, says 0.
 	Until(v int64) time.Duration
-	// Counter reports a clockless layout: no wait can pass a lost record.
-	Counter() bool
+	// LostFloor is the floor to assume for a pair whose record was lost:
+	// above everything a holder of the pool may have issued (a time
+	// generator: its next fence, which it then waits for). A clockless
+	// counter has none (false): no wait can pass a lost record.
+	LostFloor() (int64, bool)
 	// Adopt makes every later id of the generator lie above floor and
 	// above every id it issued, on lease l, in rollback era era (newEra:
 	// the era starts now, below the record). It fails once closed.
@@ -112,6 +115,10 @@ func (l *Lease) Fence() int64 {
 	}
 	return l.fence.Load()
 }
+
+// Claim is the store's claim under the lease (the simulator's checker
+// reads its token).
+func (l *Lease) Claim() Claim { return l.claim }
 
 // Where names the lease for messages.
 func (l *Lease) Where() string { return l.claim.Where() }

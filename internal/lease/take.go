@@ -64,6 +64,8 @@ func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim
 	prefer.Limit = preferScan
 	prefer.Skip = func(p Pair, rec Record, st State) bool {
 		switch {
+		case !k.accepts(p):
+			return true
 		case own(p, rec, st) || st == Fresh:
 			return false
 		case st == Missing || st == Unmarked:
@@ -74,7 +76,8 @@ func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim
 	if c, err := k.acquireOnce(prefer); err == nil {
 		return c, nil
 	}
-	req.Skip = func(_ Pair, _ Record, st State) bool { return st == Missing && k.iss.Counter() }
+	_, canLose := k.iss.LostFloor()
+	req.Skip = func(p Pair, _ Record, st State) bool { return st == Missing && !canLose || !k.accepts(p) }
 	return k.acquireOnce(req)
 }
 
@@ -96,19 +99,20 @@ func (k *Keeper) abandon(c Claim) {
 // layout's counter has room, then on_clock_back (switch: errSwitch).
 func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 	rec, st := c.Predecessor()
+	lost, canLose := k.iss.LostFloor()
 	switch {
 	case mutant == "missing-is-new" && st == Missing:
 		return -1, 0, false, nil
 	case mutant == "ignore-predecessor":
 		return -1, rec.Backwards, false, nil
-	case st == Fresh || st == Unmarked && k.iss.Counter():
+	case st == Fresh || st == Unmarked && !canLose:
 		return -1, 0, false, nil
-	case st == Missing && k.iss.Counter():
+	case st == Missing && !canLose:
 		return 0, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it: a counter layout cannot wait its way past a lost record; restore the record or use another lease_dir", c.Where())
 	case st == Missing || st == Unmarked:
 		// A holder whose record was removed may issue up to its fence: at
 		// most one max_outage (plus its max_drift) from now.
-		st, floor = Missing, k.iss.NextFence()
+		st, floor = Missing, lost
 	default:
 		floor, era = rec.IssuedUpTo, rec.Backwards
 	}
@@ -157,8 +161,8 @@ func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 	gave := c.Pair()
 	k.abandon(c)
-	req.Skip = func(_ Pair, rec Record, st State) bool {
-		return st == Missing || st == Present && k.iss.Until(rec.IssuedUpTo) > 0
+	req.Skip = func(p Pair, rec Record, st State) bool {
+		return st == Missing || st == Present && k.iss.Until(rec.IssuedUpTo) > 0 || !k.accepts(p)
 	}
 	nc, err := k.acquireOnce(req)
 	if err != nil {
@@ -209,4 +213,14 @@ func fmtUnixMs(ms int64) string {
 		return fmt.Sprintf("%d ms since 1970 (beyond year 9999)", ms)
 	}
 	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
+}
+
+// PairFilter is an Issuer whose ids depend on the pair's order (a
+// session id carries its worker in its top bits): it accepts only pairs
+// that keep its ids increasing.
+type PairFilter interface{ Accepts(Pair) bool }
+
+func (k *Keeper) accepts(p Pair) bool {
+	f, ok := k.iss.(PairFilter)
+	return !ok || f.Accepts(p)
 }

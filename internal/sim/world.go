@@ -107,9 +107,9 @@ func (c *procClock) Sleep(d time.Duration) { c.p.w.sleep(c.p, d) }
 // procEnv is the Keeper's time in a process.
 type procEnv struct{ p *Proc }
 
-func (e procEnv) Now() time.Time { return time.Unix(0, e.p.w.now) }
+func (e procEnv) Now() time.Time        { return time.Unix(0, e.p.w.now) }
 func (e procEnv) Sleep(d time.Duration) { e.p.w.sleep(e.p, d) }
-func (e procEnv) Manual() bool { return true }
+func (e procEnv) Manual() bool          { return true }
 
 // rng is splitmix64: small, fast, and the same on every machine.
 type rng struct{ s uint64 }

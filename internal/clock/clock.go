@@ -16,6 +16,13 @@ type Clock interface {
 	Now() int64
 }
 
+// Sleeper is a clock whose time passes only when asked: a simulated one.
+// A generator on it sleeps by calling Sleep, never by spinning.
+type Sleeper interface {
+	Clock
+	Sleep(d time.Duration)
+}
+
 // MonoClock reads the wall clock once, when it is made, and advances that
 // reading by the monotonic clock: it never goes back inside a process,
 // whatever happens to the system time. This is the default clock.

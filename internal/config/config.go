@@ -72,7 +72,8 @@ type Spec struct {
 	MaxDrift    time.Duration // how far borrowing may run ahead of the clock
 	SeqRandom   int64         // seq_start=random:N (0: start at 0)
 	LeaseDir    string        // "" means DefaultLeaseDir
-	LeaseTTL    time.Duration // how long a lease outlives its last renewal
+	LeaseTTL    time.Duration // how long the store keeps the pair of a silent holder
+	MaxOutage   time.Duration // how far ahead the fence runs: how long a holder issues without its store
 	LeaseTable  string        // PostgreSQL table
 	MaxWait     time.Duration // how long a taker waits for its predecessor's record
 	ZxidEpoch   int64         // zxid: first epoch
@@ -99,6 +100,13 @@ const (
 	DefaultHostTTL  = time.Second
 	DefaultFleetTTL = 10 * time.Second
 	DefaultMaxDrift = time.Second
+	// The fence runs max_outage ahead of the clock: a store outage that
+	// short stops no generator.
+	DefaultHostOutage  = time.Second
+	DefaultFleetOutage = 60 * time.Second
+	// MaxDuration bounds max_drift and max_outage, so sums of them never
+	// overflow.
+	MaxDuration = 24 * time.Hour
 	// baidu-cached's defaults are Baidu's CachedUidGenerator's.
 	DefaultBoost   = 3
 	DefaultPadding = 50
@@ -142,7 +150,7 @@ func Presets() []string {
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
 	"on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table",
-	"max_wait", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched"}
+	"max_wait", "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched"}
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and

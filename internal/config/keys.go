@@ -75,6 +75,9 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 		if c.MaxDrift < c.Unit {
 			return errs.Key("max_drift", "%s is less than one %s tick, so nothing could be borrowed", v, FormatUnit(c.Unit))
 		}
+		if c.MaxDrift > MaxDuration {
+			return errs.Key("max_drift", "want at most %s, got %q", MaxDuration, v)
+		}
 	} else if c.Cached {
 		c.MaxDrift = c.Unit << c.Boost // room to fill the ring once ahead of the clock
 	} else if c.Borrow {
@@ -142,7 +145,19 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 			return errs.Key("lease_ttl", "a ZooKeeper session needs at least 1s, got %q", v)
 		}
 	}
-	c.MaxWait = c.LeaseTTL + c.MaxDrift + time.Second
+	c.MaxOutage = max(DefaultHostOutage, c.LeaseTTL)
+	if c.WorkerSrc == SourceZK || c.WorkerSrc == SourcePG {
+		c.MaxOutage = max(DefaultFleetOutage, c.LeaseTTL)
+	}
+	if v, ok := kv["max_outage"]; ok {
+		if c.MaxOutage, err = parseDuration("max_outage", v); err != nil {
+			return err
+		}
+		if c.MaxOutage < c.LeaseTTL || c.MaxOutage > MaxDuration {
+			return errs.Key("max_outage", "want from lease_ttl (%s) to %s, got %q", c.LeaseTTL, MaxDuration, v)
+		}
+	}
+	c.MaxWait = c.MaxOutage + c.MaxDrift + time.Second
 	if v, ok := kv["max_wait"]; ok {
 		if c.MaxWait, err = parseDuration("max_wait", v); err != nil {
 			return err
@@ -188,7 +203,7 @@ func (c *Spec) checkPair(key, v string) error {
 // checkApplies refuses keys that would configure nothing.
 func (c *Spec) checkApplies(kv map[string]string) error {
 	leasing := c.WorkerSrc.Leasing()
-	for _, k := range []string{"max_wait", "lease_ttl"} {
+	for _, k := range []string{"max_wait", "lease_ttl", "max_outage"} {
 		if _, ok := kv[k]; ok && !leasing {
 			return errs.Key(k, "applies only with a lease source (worker=lease, zk://… or postgres://…), not worker=%s", kv["worker"])
 		}

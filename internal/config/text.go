@@ -158,6 +158,7 @@ func (c *Spec) String() string {
 			add("lease_table", c.LeaseTable)
 		}
 		add("lease_ttl", c.LeaseTTL.String())
+		add("max_outage", c.MaxOutage.String())
 		add("max_wait", c.MaxWait.String())
 		if c.Leased != "" {
 			add("leased", c.Leased)

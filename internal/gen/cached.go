@@ -40,9 +40,10 @@ type cachedGen struct {
 	tail      atomic.Uint64 // ids put into the ring
 	_         [56]byte
 
-	kick    chan struct{} // wakes the filler
-	stop    chan struct{}
-	fillErr atomic.Pointer[error] // why the filler stopped, if it did
+	kick      chan struct{} // wakes the filler
+	stop      chan struct{}
+	fillErr   atomic.Pointer[error] // why the filler stopped, if it did
+	discarded atomic.Uint64         // stale ids thrown away (stats)
 
 	mu      sync.Mutex // guards the wait for an empty ring
 	cond    *sync.Cond
@@ -71,6 +72,7 @@ func newCached(tg *timeGen) *cachedGen {
 		tickMax:   tg.maxTick,
 	}
 	g.cond = sync.NewCond(&g.mu)
+	tg.handedOut = g.handedOut
 	go g.fill()
 	g.wake()
 	return g
@@ -220,8 +222,27 @@ func (g *cachedGen) NextBatch(out []int64) error {
 // discard throws away the ids from h to t (they have waited too long; they
 // are consumed, never handed out) and asks for fresh ones.
 func (g *cachedGen) discard(h, t uint64) {
-	g.head.CompareAndSwap(h, t)
+	if g.head.CompareAndSwap(h, t) {
+		g.discarded.Add(t - h)
+	}
 	g.wake()
+}
+
+// handedOut is the tick at or above every id handed out: the tick of the
+// first id still in the ring (the ids before it were taken), or the last
+// tick reserved when the ring is empty.
+func (g *cachedGen) handedOut() int64 {
+	h := g.head.Load() &^ closedBit
+	if h == g.tail.Load() {
+		return g.timeGen.LastValue()
+	}
+	return g.slots[h&g.mask].Load() >> g.tickShift
+}
+
+// stats: the ids handed out are the ring's, not the time generator's.
+func (g *cachedGen) stats(s *Stats) {
+	g.timeGen.stats(s)
+	s.Issued = int64(g.head.Load()&^closedBit - g.discarded.Load())
 }
 
 // await waits while the ring is empty at h; it returns the filler's error
@@ -234,7 +255,8 @@ func (g *cachedGen) await(h uint64) error {
 	defer g.mu.Unlock()
 	for g.tail.Load() == h && g.head.Load() == h {
 		if p := g.fillErr.Load(); p != nil {
-			g.fillErr.CompareAndSwap(p, nil) // the filler tries again when woken
+			// Every waiter sees the error; the filler, woken above, tries
+			// again and clears it when it succeeds.
 			return *p
 		}
 		if g.closing.Load() {

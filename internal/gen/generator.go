@@ -64,8 +64,11 @@ type Parts struct {
 type Options struct {
 	// Clock replaces the clock the configuration asks for (tests).
 	Clock clock.Clock
-	// Store replaces the lease store the configuration names (tests).
+	// Store replaces the lease store the configuration names (tests, the
+	// simulator); the generator does not close it.
 	Store lease.Store
+	// Env replaces the lease Keeper's time (the simulator).
+	Env lease.Env
 }
 
 // Open builds the generator a configuration describes: it resolves the
@@ -103,7 +106,7 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	var lm *leaser
 	if rc.WorkerSrc.Leasing() {
 		var err error
-		if lm, err = newLeaser(&rc, opt.Store); err != nil {
+		if lm, err = newLeaser(&rc, opt); err != nil {
 			stopClock()
 			return nil, err
 		}
@@ -182,6 +185,19 @@ func (s *shape) stopClock() {
 		st.Stop()
 	}
 }
+
+// sleep waits d on the generator's clock: a simulated clock (a
+// clock.Sleeper) advances, the real one passes.
+func (s *shape) sleep(d time.Duration) {
+	if sl, ok := s.clock.(clock.Sleeper); ok {
+		sl.Sleep(d)
+		return
+	}
+	time.Sleep(d)
+}
+
+// Now is the generator's clock in ms since 1970.
+func (s *shape) Now() int64 { return s.clock.Now() / int64(time.Millisecond) }
 
 func (s *shape) unitMs() int64 { return int64(s.cfg.Unit / time.Millisecond) }
 

@@ -1,11 +1,9 @@
 package gen
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,13 +16,23 @@ import (
 	"github.com/idgen/idgen/internal/lease/zkstore"
 )
 
-// holding is one held pair as a generator uses it: the holder (fence,
-// renewal) and the id bits of the pair. A generator swaps its holding as a
-// whole when it leases again after a loss.
+// holding is the lease a generator issues under and the id bits of its
+// pair; the generator swaps it as a whole when its Keeper leases again.
 type holding struct {
-	h     *lease.Holder
-	pair  lease.Pair
+	l     *lease.Lease
 	fixed int64 // the pair's bits in an id
+}
+
+// leaser is the lease side of a generator: the store, the Keeper (which
+// owns taking over, fencing, renewing, riding out outages and leasing
+// again) and the holding the hot path reads.
+type leaser struct {
+	spec     *config.Spec
+	store    lease.Store
+	ownStore bool
+	env      lease.Env
+	k        *lease.Keeper
+	hold     atomic.Pointer[holding]
 }
 
 // current is the holding a generator issues under and the pair bits its
@@ -38,34 +46,19 @@ func (m *leaser) current(fixed int64) (*holding, int64) {
 }
 
 // fence makes h's fence cover v before an id at v is issued (one compare
-// while it does; a lost holder's fence is below every value). A failure
-// of a generator that is closing is ErrClosed, never "lease lost".
+// while it does). A failure of a generator that is closing is ErrClosed,
+// never "lease lost".
 func fence(h *holding, v int64, state *atomic.Uint64) error {
-	if h == nil || v <= h.h.Fence() {
+	if h == nil || v <= h.l.Fence() {
 		return nil
 	}
-	if err := h.h.Extend(v); err != nil {
+	if err := h.l.Extend(v); err != nil {
 		if state.Load()&closedBit != 0 {
 			return errClosed
 		}
 		return err
 	}
 	return nil
-}
-
-// leaser is the lease side of a generator: the store, the request, the
-// current holding and the watcher that leases again after a loss.
-type leaser struct {
-	spec  *config.Spec
-	store lease.Store
-	req   lease.Request
-	ttl   time.Duration
-	first lease.Claim // the claim Open took, until the generator holds it
-
-	hold   atomic.Pointer[holding]
-	closed chan struct{}
-	done   chan struct{}
-	once   sync.Once
 }
 
 // poolOf names the pool of a layout, unit and epoch: every generator of it
@@ -102,128 +95,85 @@ func openStore(c *config.Spec) (lease.Store, error) {
 	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
 }
 
-// newLeaser opens the store and claims a pair, writing it into c (DC,
-// Worker, Leased). The generator then takes the claim over with its own
-// clock and units.
-func newLeaser(c *config.Spec, store lease.Store) (*leaser, error) {
-	if store == nil {
+// newLeaser opens the store (or takes the one given); the generator then
+// has its Keeper take a pair with take.
+func newLeaser(c *config.Spec, opt Options) (*leaser, error) {
+	m := &leaser{spec: c, store: opt.Store, env: opt.Env}
+	if m.store == nil {
 		var err error
-		if store, err = openStore(c); err != nil {
+		if m.store, err = openStore(c); err != nil {
 			return nil, err
 		}
+		m.ownStore = true
 	}
-	m := &leaser{spec: c, store: store, ttl: c.LeaseTTL, closed: make(chan struct{}), done: make(chan struct{})}
-	m.req = lease.Request{Pool: poolOf(c), DC: -1, TTL: c.LeaseTTL}
-	if c.DCSrc == config.SourceValue {
-		m.req.DC = c.DC
-	}
-	claim, err := m.acquire(m.req)
-	if err != nil {
-		store.Close()
-		return nil, err
-	}
-	m.first = claim
-	m.setPair(claim.Pair())
 	return m, nil
 }
 
-func (m *leaser) acquire(req lease.Request) (lease.Claim, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), m.ttl+5*time.Second)
-	defer cancel()
-	return m.store.Acquire(ctx, req)
-}
-
-// setPair records the held pair in the resolved configuration.
-func (m *leaser) setPair(p lease.Pair) {
-	m.spec.DC, m.spec.Worker = p.DC, p.Worker
-	m.spec.Leased = p.String()
-}
-
-// abort gives up the first claim of a generator that failed to open.
-func (m *leaser) abort() {
-	if m.first != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), m.ttl)
-		_ = m.first.Abandon(ctx)
-		cancel()
+// take has a Keeper take a pair for iss (the generator).
+func (m *leaser) take(iss lease.Issuer, rb lease.Rollback) error {
+	c := m.spec
+	cfg := lease.Config{Pool: poolOf(c), DC: -1, TTL: c.LeaseTTL, MaxOutage: c.MaxOutage, Rollback: rb, Env: m.env}
+	if c.DCSrc == config.SourceValue {
+		cfg.DC = c.DC
 	}
-	m.store.Close()
+	if cfg.Rollback.MaxWait == 0 {
+		cfg.Rollback.MaxWait = c.MaxWait
+	}
+	k, err := lease.Take(m.store, cfg, iss)
+	if err != nil {
+		return err
+	}
+	m.k = k
+	return nil
 }
 
-// start publishes the first holding and watches it: when it is lost (not
-// released), the watcher leases again every ttl/3, takes the new claim over
-// with take, and publishes the new holding.
-func (m *leaser) start(h *holding, take func(lease.Claim) (*holding, error), skip func(lease.Pair, lease.Record) bool) {
-	m.first = nil
-	m.hold.Store(h)
-	go func() {
-		defer close(m.done)
-		for {
-			cur := m.hold.Load()
-			select {
-			case <-m.closed:
-				return
-			case <-cur.h.Gone():
-			}
-			for {
-				select {
-				case <-m.closed:
-					return
-				case <-time.After(m.ttl / 3):
-				}
-				req := m.req
-				req.Skip = skip
-				c, err := m.acquire(req)
-				if err != nil {
-					continue
-				}
-				nh, err := take(c)
-				if err != nil {
-					ctx, cancel := context.WithTimeout(context.Background(), m.ttl)
-					_ = c.Abandon(ctx)
-					cancel()
-					continue
-				}
-				_ = cur.h.Release(cur.h.Acked()) // the lost claim: the store refuses it if taken
-				m.setPairLocked(nh.pair)
-				m.hold.Store(nh)
-				break
-			}
-		}
-	}()
-}
-
-// setPairLocked is setPair for a running generator: its configuration
-// string is rebuilt by the generator from cfgMu.
-func (m *leaser) setPairLocked(p lease.Pair) {
-	cfgMu.Lock()
-	m.setPair(p)
-	cfgMu.Unlock()
-}
-
-// cfgMu guards the resolved configurations of running generators, which
-// change when a generator leases again.
-var cfgMu sync.Mutex
-
-// close stops the watcher, then releases the current holding, writing the
-// real last value.
-func (m *leaser) close(last int64) error {
-	var err error
-	m.once.Do(func() {
-		close(m.closed)
-		<-m.done
-		if h := m.hold.Load(); h != nil {
-			err = h.h.Release(last)
-		}
+// abort gives back everything a generator that failed to open took.
+func (m *leaser) abort() {
+	if m.k != nil {
+		_ = m.k.Close()
+	}
+	if m.ownStore {
 		m.store.Close()
-	})
+	}
+}
+
+// close releases the lease (the Keeper writes the generator's last value)
+// and closes the store.
+func (m *leaser) close() error {
+	err := m.k.Close()
+	if m.ownStore {
+		m.store.Close()
+	}
 	return err
 }
 
-// config is the generator's configuration string now.
+// config is the generator's configuration string now: the pair it holds,
+// and the one on_clock_back=switch gave up.
 func (m *leaser) config() string {
-	cfgMu.Lock()
-	defer cfgMu.Unlock()
-	return m.spec.String()
+	c := *m.spec
+	p := m.hold.Load().l.Pair
+	c.DC, c.Worker, c.Leased = p.DC, p.Worker, p.String()
+	if m.k != nil {
+		if sw, ok := m.k.Switched(); ok {
+			c.Switched = sw.String()
+		}
+	}
+	return c.String()
+}
+
+// stats fills the lease part of s.
+func (m *leaser) stats(s *Stats) {
+	if m == nil || m.k == nil {
+		return
+	}
+	ks := m.k.Stats()
+	s.LeaseState = int64(ks.State)
+	s.Datacenter, s.Worker = ks.Pair.DC, ks.Pair.Worker
+	if !m.spec.Layout.Has(layout.FieldDatacenter) {
+		s.Datacenter = -1
+	}
+	s.FenceUnixMs, s.RenewedUnixMs = ks.FenceUnixMs, ks.RenewedUnixMs
+	s.Renewals, s.RenewalFailures, s.LeasesTaken = ks.Renewals, ks.RenewalFailures, ks.LeasesTaken
 }
 
 // fmtTime prints a time given in ms since 1970 as RFC 3339, or says it is

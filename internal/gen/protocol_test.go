@@ -66,13 +66,37 @@ func TestRenewalFailureStopsIssuingExactlyAtTheFence(t *testing.T) {
 	require.Equal(t, fence, last, "issued up to the fence exactly")
 	require.Error(t, g.NextBatch(make([]int64, 10)))
 	st.FailRenewals.Store(false)
-	id := next(t, g)
+	var id int64
+	require.Eventually(t, func() bool { // the Keeper retries in the background
+		var err error
+		id, err = g.Next()
+		return err == nil
+	}, 2*time.Second, time.Millisecond)
 	require.Equal(t, fence+1, tickOf(t, g, id), "issuing goes on once the store acknowledges again")
 }
 
-// A claim the store takes away is a lost lease: the generator stops, leases
-// again in the background (another pair: the old one's record is ahead of
-// the clock) and its ids stay unique and increasing.
+// A claim the store takes away while its record is still the holder's own
+// (an expired session): the Keeper takes the same pair again at once and
+// ids go on increasing.
+func TestLostLeaseTakesItsOwnPairAgain(t *testing.T) {
+	clk := clock.NewManualClock(nowMs)
+	st := leasetest.New()
+	cfg := "preset=snowflake worker=lease lease_ttl=300ms"
+	g := openWith(t, cfg, clk, st)
+	last := next(t, g)
+	c, _ := config.Parse(cfg)
+	st.Kick(poolOf(c).Name, lease.Pair{})
+	require.Eventually(t, func() bool { return StatsOf(g).LeasesTaken == 2 }, 3*time.Second, 5*time.Millisecond)
+	require.Contains(t, g.Config(), "leased=0/0")
+	clk.Add(time.Millisecond)
+	require.Greater(t, next(t, g), last)
+	require.Equal(t, int64(lease.StateHeld), StatsOf(g).LeaseState)
+}
+
+// A claim the store takes away and whose record another holder moved: the
+// generator stops, leases again in the background (another pair: the old
+// one's record is ahead of the clock) and its ids stay unique and
+// increasing.
 func TestLostLeaseLeasesAgainWithIncreasingIDs(t *testing.T) {
 	clk := clock.NewManualClock(nowMs)
 	st := leasetest.New()
@@ -84,7 +108,9 @@ func TestLostLeaseLeasesAgainWithIncreasingIDs(t *testing.T) {
 		ids = append(ids, next(t, g))
 	}
 	c, _ := config.Parse(cfg)
+	rec, _ := st.Record(poolOf(c).Name, lease.Pair{})
 	st.Kick(poolOf(c).Name, lease.Pair{})
+	st.SetRecord(poolOf(c).Name, lease.Pair{}, lease.Record{IssuedUpTo: rec.IssuedUpTo + 60000}) // a successor's fence
 	require.Eventually(t, func() bool {
 		_, err := g.Next()
 		return err != nil && strings.Contains(err.Error(), "lease lost")
@@ -127,7 +153,7 @@ func TestCloseWritesTheRealLastValue(t *testing.T) {
 // ErrClockBackwards naming both times (RFC 3339, never overflowed) beyond.
 func TestTakeoverWaitsOrRefusesNamingBothTimes(t *testing.T) {
 	st := leasetest.New()
-	cfg := "preset=snowflake worker=lease max_wait=300ms"
+	cfg := "layout=time:41,seq:12 worker=lease max_wait=300ms" // one pair: nothing else to prefer
 	c, _ := config.Parse(cfg)
 	pool := poolOf(c).Name
 	nowTick := time.Now().UnixMilli() - 1288834974657
@@ -154,7 +180,9 @@ func TestTakeoverWaitsOrRefusesNamingBothTimes(t *testing.T) {
 	// still prints without overflowing.
 	day := "layout=time:50,worker:3,seq:10 unit=24h epoch=0 worker=lease max_wait=10ms"
 	dc, _ := config.Parse(day)
-	st.SetRecord(poolOf(dc).Name, lease.Pair{}, lease.Record{IssuedUpTo: 1<<50 - 1})
+	for w := int64(0); w < 8; w++ {
+		st.SetRecord(poolOf(dc).Name, lease.Pair{Worker: w}, lease.Record{IssuedUpTo: 1<<50 - 1})
+	}
 	_, err := Open(dc, Options{Store: st})
 	require.ErrorIs(t, err, errs.ErrClockBackwards)
 	require.Contains(t, err.Error(), "beyond")

@@ -85,13 +85,13 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 			if a <= 10*time.Millisecond {
 				return waits
 			}
-			return switches
+			return refuses // every pair is ahead: nothing to switch to
 		}},
 		{"wait:15ms,switch", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
 			if a <= 15*time.Millisecond {
 				return waits
 			}
-			return switches
+			return refuses
 		}},
 		{"error", bwLayout, func(a time.Duration) outcome {
 			if a <= 10*time.Millisecond {
@@ -116,7 +116,11 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 				pool := poolOf(spec).Name
 				clk := &anchoredClock{base: nowMs}
 				p := planted{pair: lease.Pair{}, upTo: nowMs - 1288834974657 + ahead.Milliseconds(), backwards: 1}
-				st.SetRecord(pool, p.pair, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
+				// Every pair of the pool is ahead (else the Keeper prefers a
+				// pair behind the clock and nothing here is exercised).
+				for w := int64(0); w < 8; w++ {
+					st.SetRecord(pool, lease.Pair{Worker: w}, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
+				}
 				start := time.Now()
 				g, err := Open(spec, Options{Store: st, Clock: clk})
 				want := c.want(ahead)
@@ -162,6 +166,14 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 	}
 }
 
+// plantAll plants rec on every pair of an 8-worker pool: the Keeper then
+// has no pair behind the clock to prefer.
+func plantAll(st *leasetest.Store, pool string, rec lease.Record) {
+	for w := int64(0); w < 8; w++ {
+		st.SetRecord(pool, lease.Pair{Worker: w}, rec)
+	}
+}
+
 func TestBackwardsCounterRunsOutThenThePolicyDecides(t *testing.T) {
 	st := leasetest.New()
 	cfg := bwLayout + " worker=lease max_wait=10ms"
@@ -173,7 +185,7 @@ func TestBackwardsCounterRunsOutThenThePolicyDecides(t *testing.T) {
 	for want := int64(1); want <= 3; want++ {
 		rec, _ := st.Record(pool, lease.Pair{})
 		p := planted{upTo: nowTick() + 3600000, backwards: rec.Backwards}
-		st.SetRecord(pool, lease.Pair{}, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
+		plantAll(st, pool, lease.Record{IssuedUpTo: p.upTo, Backwards: p.backwards})
 		all = append(all, p)
 		g, err := Open(spec, Options{Store: st})
 		require.NoError(t, err)
@@ -198,6 +210,9 @@ func TestBackwardsCounterRunsOutThenThePolicyDecides(t *testing.T) {
 	st.SetRecord(pool, lease.Pair{}, lease.Record{IssuedUpTo: nowTick() + 3600000, Backwards: 3})
 	_, err = Open(spec, Options{Store: st})
 	require.ErrorIs(t, err, errs.ErrClockBackwards)
+	// A pair behind the clock is preferred at once (switch has nothing
+	// to do: the Keeper never took 0/0).
+	st.SetRecord(pool, lease.Pair{Worker: 1}, lease.Record{IssuedUpTo: nowTick() - 1000, Backwards: 3})
 	sw, err := config.Parse(cfg + " on_clock_back=switch")
 	require.NoError(t, err)
 	g, err := Open(sw, Options{Store: st})
@@ -207,6 +222,26 @@ func TestBackwardsCounterRunsOutThenThePolicyDecides(t *testing.T) {
 	require.NoError(t, err)
 	d, _ := g.Decode(id)
 	require.Equal(t, int64(1), d.Worker)
+	require.NotContains(t, g.Config(), "switched=")
+}
+
+// switch matters past the preference pass's scan: with the first 64 pairs
+// ahead, the Keeper takes 0/0, finds it too far ahead, and switches to a
+// pair behind the clock, saying so.
+func TestSwitchPastThePreferenceScan(t *testing.T) {
+	st := leasetest.New()
+	cfg := "layout=time:41,worker:7,seq:12 worker=lease max_wait=10ms on_clock_back=switch"
+	spec, err := config.Parse(cfg)
+	require.NoError(t, err)
+	pool := poolOf(spec).Name
+	for w := int64(0); w < 64; w++ {
+		st.SetRecord(pool, lease.Pair{Worker: w}, lease.Record{IssuedUpTo: nowTick() + 3600000})
+	}
+	g, err := Open(spec, Options{Store: st})
+	require.NoError(t, err)
+	defer g.Close()
+	d, _ := g.Decode(next(t, g))
+	require.Equal(t, int64(64), d.Worker)
 	require.Contains(t, g.Config(), "switched=0/0")
 	reopened, err := config.Parse(g.Config())
 	require.NoError(t, err, "the configuration string opens again")

@@ -27,6 +27,7 @@ type session struct {
 	max       uint64        // the largest counter value
 	seqBits   uint
 	lm        *leaser
+	issued    atomic.Int64 // ids handed out (stats)
 	cfgString string
 }
 
@@ -46,11 +47,9 @@ func newSession(sh *shape, lm *leaser) (*session, error) {
 	}
 	g.state.Store(g.counterAt(sh.clock.Now()))
 	if lm != nil {
-		h, err := g.take(lm.first)
-		if err != nil {
+		if err := lm.take(g, lease.Rollback{}); err != nil {
 			return nil, err
 		}
-		lm.start(h, g.take, func(p lease.Pair, _ lease.Record) bool { return p.Worker < g.lm.hold.Load().pair.Worker })
 	}
 	g.cfgString = c.String()
 	return g, nil
@@ -73,50 +72,56 @@ func (g *session) limit(high int64) uint64 {
 	return g.max
 }
 
-// take takes a claim over: the counter starts above the predecessor's
-// record (and above everything issued so far), then the first fence is
-// written.
-func (g *session) take(c lease.Claim) (*holding, error) {
-	rec, state := c.Predecessor()
+// Until: a counter starts above any record at once.
+func (g *session) Until(int64) time.Duration { return 0 }
+
+// LostFloor: a holder whose record was lost counted at most up to its
+// fence, one max_outage of ids at the layout's nominal rate ahead of its
+// counter, which follows the clock unless bursts of more than one tick's
+// worth of ids a tick drove it ahead: start above the counter of now +
+// max_outage (no wait: the counter starts there at once).
+func (g *session) LostFloor() (int64, bool) {
+	return int64(g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage))) + 1<<g.seqBits, true
+}
+
+// Adopt starts the counter above the predecessor's record and above
+// everything issued so far.
+func (g *session) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
 	start := g.counterAt(g.clock.Now())
-	switch state {
-	case lease.Present:
-		if rec.IssuedUpTo >= 0 && uint64(rec.IssuedUpTo) >= start {
-			start = uint64(rec.IssuedUpTo) + 1
-		}
-	case lease.Missing:
-		// A holder whose file was removed may live on until its next
-		// renewal: wait one lease_ttl, once, and start above that time.
-		time.Sleep(g.cfg.LeaseTTL)
-		start = max(start, g.counterAt(g.clock.Now()))
+	if floor >= 0 {
+		start = max(start, uint64(floor)+1)
 	}
-	p := c.Pair()
 	for {
 		old := g.state.Load()
 		if old&closedBit != 0 {
-			return nil, errClosed
+			return errClosed
 		}
-		if g.lm != nil && g.lm.hold.Load() != nil && p.Worker == g.lm.hold.Load().pair.Worker {
-			start = max(start, old) // the same pair again: keep counting up
+		if g.state.CompareAndSwap(old, max(start, old)) {
+			g.lm.hold.Store(&holding{l: l, fixed: g.cfg.Layout.Put(layout.FieldWorker, l.Pair.Worker)})
+			return nil
 		}
-		h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: int64(start) + g.ahead(), Backwards: rec.Backwards})
-		if err != nil {
-			return nil, err
-		}
-		if g.state.CompareAndSwap(old, start) {
-			h.Start(func() int64 { return int64(g.state.Load()&^closedBit) + g.ahead() })
-			return &holding{h: h, pair: p, fixed: g.cfg.Layout.Put(layout.FieldWorker, p.Worker)}, nil
-		}
-		_ = h.Release(int64(start) + g.ahead())
-		return nil, errs.New(errs.ErrWorker, "lease %s: the generator moved while it was taken over", c.Where())
 	}
 }
 
-// ahead is how far the fence runs in front of the counter: one lease_ttl
-// of ids at the layout's nominal rate.
-func (g *session) ahead() int64 {
-	return config.CeilTicks(g.cfg.LeaseTTL, g.cfg.Unit) << g.seqBits
+// Accepts keeps session ids increasing when the generator leases again:
+// they carry the worker in their top bits, so no lower worker.
+func (g *session) Accepts(p lease.Pair) bool {
+	h := g.lm.hold.Load()
+	return h == nil || p.Worker >= h.l.Pair.Worker
 }
+
+// NextFence runs one max_outage of ids at the layout's nominal rate ahead
+// of the counter.
+func (g *session) NextFence() int64 {
+	return int64(g.state.Load()&^closedBit) + config.CeilTicks(g.cfg.MaxOutage, g.cfg.Unit)<<g.seqBits
+}
+
+// Last is the last counter value issued.
+func (g *session) Last() int64 { return g.LastValue() }
+
+// UnixMs: a session counter carries into its time bits, so its fence has
+// no time.
+func (g *session) UnixMs(int64) int64 { return -1 }
 
 func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 	for {
@@ -145,15 +150,20 @@ func (g *session) Next() (int64, error) {
 	if err != nil {
 		return -1, err
 	}
+	g.issued.Add(1)
 	return high | int64(c), nil
 }
 
 // NextBatch fills out with consecutive session ids.
 func (g *session) NextBatch(out []int64) error {
-	return fillRuns(out, func(n uint64) (int64, uint64, error) {
+	err := fillRuns(out, func(n uint64) (int64, uint64, error) {
 		c, got, high, err := g.reserve(n)
 		return high | int64(c), got, err
 	})
+	if err == nil {
+		g.issued.Add(int64(len(out)))
+	}
+	return err
 }
 
 // Config is the resolved configuration.
@@ -174,7 +184,7 @@ func (g *session) Close() error {
 	}
 	g.stopClock()
 	if g.lm != nil {
-		return g.lm.close(g.LastValue())
+		return g.lm.close()
 	}
 	return nil
 }

@@ -49,25 +49,29 @@ const closedBit = uint64(1) << 63
 //     ErrTimeOverflow; the field never wraps and no id goes negative.
 type timeGen struct {
 	// The fields reserve reads on every call come first, together.
-	state     atomic.Uint64
-	mono      *clock.MonoClock // the default clock, for its cheap reading; nil otherwise
-	seqBits   uint
-	seqMask   uint64
-	tickShift uint   // seqBits + the backwards field's width
-	cbMask    uint64 // the backwards counter's largest value; 0 without one
-	bwShift   uint   // the backwards field's place in an id
-	epochNs   int64
-	unitNs    int64
-	maxTick   int64
-	fixed     int64 // the datacenter and worker bits without a lease
-	timeShift uint
-	seqShift  uint
-	lm        *leaser // nil without a lease
-	random    uint64  // seq_start=random:N, capped to the sequence range
-	borrow    int64   // ticks borrowing may run ahead of the clock; 0: off
-	wall      bool
-	back      config.Policy
-	eraMu     sync.Mutex // serialises new eras (backwards counter steps)
+	state      atomic.Uint64
+	issued     atomic.Int64     // ids handed out (stats)
+	mono       *clock.MonoClock // the default clock, for its cheap reading; nil otherwise
+	seqBits    uint
+	seqMask    uint64
+	tickShift  uint   // seqBits + the backwards field's width
+	cbMask     uint64 // the backwards counter's largest value; 0 without one
+	bwShift    uint   // the backwards field's place in an id
+	epochNs    int64
+	unitNs     int64
+	maxTick    int64
+	fixed      int64 // the datacenter and worker bits without a lease
+	timeShift  uint
+	seqShift   uint
+	lm         *leaser // nil without a lease
+	random     uint64  // seq_start=random:N, capped to the sequence range
+	borrow     int64   // ticks borrowing may run ahead of the clock; 0: off
+	wall       bool
+	back       config.Policy
+	eraMu      sync.Mutex   // serialises new eras (backwards counter steps)
+	handedOut  func() int64 // baidu-cached: the last tick handed out of its ring
+	tickWaits  atomic.Int64
+	clockBacks atomic.Int64
 	*shape
 	cfgString string
 }
@@ -109,14 +113,9 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	}
 	g.state.Store(g.seqMask) // tick 0, sequence used up: the first id is at tick >= 1
 	if lm != nil {
-		h, err := g.take(lm.first)
-		if errors.Is(err, errSwitch) {
-			h, err = g.switchPair(lm)
-		}
-		if err != nil {
+		if err := lm.take(g, g.rollback()); err != nil {
 			return nil, err
 		}
-		lm.start(h, g.take, g.skipPair)
 	}
 	g.cfgString = c.String()
 	return g, nil
@@ -188,9 +187,10 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			t, s = now, g.startSeq()
 		case now < last && g.wall && last-now > g.borrow:
 			behind := time.Duration(last-now) * time.Duration(g.unitNs)
+			g.clockBacks.Add(1)
 			switch st := g.back.Pick(behind); {
 			case st.Mode == config.Wait && waited+behind <= 2*st.Limit:
-				time.Sleep(behind)
+				g.sleep(behind)
 				waited += behind
 				continue
 			case era < g.cbMask:
@@ -224,6 +224,8 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 			}
 			if precise {
 				g.pause(last)
+			} else {
+				g.tickWaits.Add(1)
 			}
 			precise = true
 			continue
@@ -251,7 +253,9 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 // caller re-reads the clock) for the rest.
 func (g *timeGen) pause(last int64) {
 	remaining := time.Duration(g.epochNs + (last+1)*g.unitNs - g.clock.Now())
-	if remaining > 2*time.Millisecond {
+	if _, simulated := g.clock.(clock.Sleeper); simulated && remaining > 0 {
+		g.sleep(remaining) // simulated time does not pass by spinning
+	} else if remaining > 2*time.Millisecond {
 		time.Sleep(min(remaining-time.Millisecond, 100*time.Millisecond))
 	}
 }
@@ -279,6 +283,7 @@ func (g *timeGen) Next() (int64, error) {
 	if err != nil {
 		return -1, err
 	}
+	g.issued.Add(1)
 	return g.compose(t, s, fixed), nil
 }
 
@@ -308,12 +313,13 @@ func (g *timeGen) nextFast() (int64, bool) {
 		return 0, false
 	}
 	t := int64(next >> g.tickShift)
-	if h != nil && t > h.h.Fence() {
+	if h != nil && t > h.l.Fence() {
 		return 0, false
 	}
 	if !g.state.CompareAndSwap(old, next) {
 		return 0, false
 	}
+	g.issued.Add(1)
 	era := next >> g.seqBits & g.cbMask
 	return g.compose(t, next&g.seqMask, fixed|int64(era)<<g.bwShift), true
 }
@@ -334,6 +340,7 @@ func (g *timeGen) NextBatch(out []int64) error {
 		}
 		i += int(got)
 	}
+	g.issued.Add(int64(len(out)))
 	return nil
 }
 
@@ -355,21 +362,9 @@ func (g *timeGen) Close() error {
 	}
 	g.stopClock()
 	if g.lm != nil {
-		return g.lm.close(g.LastValue())
+		return g.lm.close()
 	}
 	return nil
 }
 
 var errClosed = &errs.Error{Kind: errs.ErrClosed, Msg: "the generator is closed"}
-
-// waitUntil polls ok every millisecond until it holds, for at most d.
-func waitUntil(d time.Duration, ok func() bool) error {
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if !time.Now().Before(deadline) {
-			return errs.ErrClockBackwards
-		}
-		time.Sleep(min(time.Millisecond, time.Until(deadline)))
-	}
-	return nil
-}

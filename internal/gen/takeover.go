@@ -1,161 +1,94 @@
 package gen
 
-// A time generator taking a pair over: waiting for the predecessor's
-// record, starting a new rollback era when the clock was set back,
-// switching to another pair (on_clock_back=switch), and the fence its
-// renewals write.
+// A time generator as its lease Keeper sees it (lease.Issuer): how far its
+// clock is from a record, moving above a predecessor's record, its next
+// fence; and the rollback eras of a running generator whose wall clock
+// stepped back.
 
 import (
-	"context"
-	"errors"
 	"math"
 	"time"
 
 	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
 )
 
-// take takes a claim over: it waits for the clock to pass the
-// predecessor's record (or applies on_clock_back), writes the first fence,
-// and moves the state above the record. It serves Open and leasing again.
-func (g *timeGen) take(c lease.Claim) (*holding, error) {
-	rec, state := c.Predecessor()
-	floor := int64(-1)
-	era := uint64(max(rec.Backwards, 0))
-	newEra := false
-	switch state {
-	case lease.Present:
-		floor = rec.IssuedUpTo
-		if err := g.waitPast(c, floor, rec.Backwards); err != nil {
-			if !errors.Is(err, errNewEra) {
-				return nil, err
-			}
-			// The clock was set back: a new era starts at once.
-			era, newEra, floor = era+1, true, -1
-		}
-	case lease.Missing:
-		// The record is gone though a holder may live on until it notices
-		// at its next renewal: wait one lease_ttl, once.
-		floor = g.toTick(g.clock.Now() + int64(g.cfg.LeaseTTL))
-		if err := waitUntil(g.cfg.LeaseTTL+2*time.Duration(g.unitNs), func() bool { return g.tick() > floor }); err != nil {
-			return nil, errs.New(errs.ErrClockBackwards, "%s has no record; waited %s for the clock to pass %s", c.Where(), g.cfg.LeaseTTL, g.tickTime(floor))
+// rollback is what the Keeper does with a record ahead of the clock.
+func (g *timeGen) rollback() lease.Rollback {
+	rb := lease.Rollback{MaxWait: g.cfg.MaxWait, Eras: int64(g.cbMask), Switch: g.back.Has(config.Switch), Policy: g.back.String()}
+	for _, s := range g.back {
+		if s.Mode == config.Wait {
+			rb.Waits = append(rb.Waits, s.Limit)
 		}
 	}
-	h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: max(floor, g.nextFence()), Backwards: int64(era)})
-	if err != nil {
-		return nil, err
+	return rb
+}
+
+// Until is how long the clock needs to pass tick v.
+func (g *timeGen) Until(v int64) time.Duration {
+	now := g.clock.Now()
+	if v >= (math.MaxInt64-g.epochNs)/g.unitNs-1 {
+		return time.Duration(math.MaxInt64)
 	}
-	p := c.Pair()
-	l := &g.cfg.Layout
-	nh := &holding{h: h, pair: p, fixed: l.Put(layout.FieldDatacenter, p.DC) | l.Put(layout.FieldWorker, p.Worker)}
-	// Every later id is above the record and above every id issued so far
-	// (a generator that leases again keeps increasing).
+	end := g.epochNs + (v+1)*g.unitNs // the first instant past tick v
+	if now >= end {
+		return 0
+	}
+	return time.Duration(end - now)
+}
+
+// LostFloor: a holder whose record was lost issued at most up to its
+// fence, at most one max_outage (plus max_drift) from now.
+func (g *timeGen) LostFloor() (int64, bool) { return g.NextFence(), true }
+
+// Adopt moves the generator above floor and everything issued so far, on
+// lease l, in rollback era era.
+func (g *timeGen) Adopt(l *lease.Lease, floor, era int64, newEra bool) error {
+	lay := &g.cfg.Layout
+	h := &holding{l: l, fixed: lay.Put(layout.FieldDatacenter, l.Pair.DC) | lay.Put(layout.FieldWorker, l.Pair.Worker)}
+	floor = min(floor, g.maxTick) // a record past the time field: every call overflows, the state word keeps its flags
 	for {
 		old := g.state.Load()
 		if old&closedBit != 0 {
-			_ = h.Release(max(floor, 0))
-			return nil, errClosed
+			return errClosed
 		}
 		last := int64(old &^ closedBit >> g.tickShift)
 		if newEra {
-			last = g.tick() - 1 // the new era has no ids yet
+			last = max(g.tick()-1, 0) // the new era has no ids yet
 		}
-		next := uint64(max(floor, last))<<g.tickShift | era<<g.seqBits | g.seqMask
+		next := uint64(max(floor, last))<<g.tickShift | uint64(era)<<g.seqBits | g.seqMask
 		if g.state.CompareAndSwap(old, next) {
-			break
+			g.lm.hold.Store(h)
+			return nil
 		}
 	}
-	h.Start(g.nextFence)
-	return nh, nil
 }
 
-// errNewEra is waitPast's answer when the record is too far ahead to
-// wait for and the layout's backwards counter has room: start a new era.
-var errNewEra = errors.New("new era")
-
-// errSwitch is waitPast's answer when on_clock_back=switch would rather
-// take another pair than wait.
-var errSwitch = errors.New("switch")
-
-// waitPast waits for the clock to pass a predecessor's record: up to
-// max_wait (or a longer wait step of on_clock_back that covers it); beyond
-// that a layout with a backwards counter starts a new era while the
-// counter has room, and then on_clock_back decides (switch: take another
-// pair).
-func (g *timeGen) waitPast(c lease.Claim, rec, backwards int64) error {
-	now := g.tick()
-	if now > rec {
-		return nil
-	}
-	ahead := time.Duration(math.MaxInt64) // a record centuries ahead does not overflow
-	if rec-now < math.MaxInt64/g.unitNs {
-		ahead = time.Duration(rec-now) * time.Duration(g.unitNs)
-	}
-	limit := g.cfg.MaxWait
-	for _, s := range g.back {
-		if s.Mode == config.Wait && ahead <= s.Limit {
-			limit = max(limit, s.Limit)
-		}
-	}
-	if ahead > limit {
-		if g.cbMask > 0 && uint64(max(backwards, 0)) < g.cbMask {
-			return errNewEra
-		}
-		if g.back.Has(config.Switch) {
-			return errSwitch
-		}
-	}
-	// Wait even when the record is far ahead: the clock may be stepped
-	// forward meanwhile (NTP catching up after a restart).
-	wait := limit
-	if ahead <= limit {
-		// Covered: wait until the clock has passed the record's tick (up
-		// to one unit more than the distance to its start).
-		wait = ahead + time.Duration(g.unitNs) + time.Millisecond
-	}
-	if waitUntil(wait, func() bool { return g.tick() > rec }) == nil {
-		return nil
-	}
-	return errs.New(errs.ErrClockBackwards,
-		"%s: the previous holder issued up to %s but the clock reads %s, %s behind; waited up to %s (max_wait); on_clock_back=%s",
-		c.Where(), g.tickTime(rec), g.tickTime(g.tick()), ahead, limit, g.back)
-}
-
-// switchPair gives up the first claim, whose record is too far ahead of
-// the clock, and takes a free pair whose record is behind it
-// (on_clock_back=switch).
-func (g *timeGen) switchPair(lm *leaser) (*holding, error) {
-	gave := lm.first.Pair()
-	ctx, cancel := context.WithTimeout(context.Background(), lm.ttl)
-	_ = lm.first.Abandon(ctx)
-	cancel()
-	lm.first = nil
-	req := lm.req
-	req.Skip = g.skipPair
-	c, err := lm.acquire(req)
-	if err != nil {
-		return nil, errs.New(errs.ErrClockBackwards, "on_clock_back=switch: the record of pair %s is ahead of the clock by more than max_wait, and no free pair's record is behind the clock: %v", gave, err)
-	}
-	lm.first = c
-	lm.setPair(c.Pair())
-	g.cfg.Switched = gave.String()
-	h, err := g.take(c)
-	if errors.Is(err, errSwitch) {
-		err = errs.New(errs.ErrClockBackwards, "on_clock_back=switch: pair %s, taken instead of %s, was also ahead of the clock", c.Pair(), gave)
-	}
-	return h, err
-}
-
-// skipPair rejects, when leasing again, pairs whose record is ahead of the
-// clock (they would make the generator wait).
-func (g *timeGen) skipPair(_ lease.Pair, r lease.Record) bool { return r.IssuedUpTo >= g.tick() }
-
-// nextFence is the fence a renewal writes: now + lease_ttl (+ max_drift
+// NextFence is the fence a renewal writes: now + max_outage (+ max_drift
 // when borrowing), in ticks.
-func (g *timeGen) nextFence() int64 {
-	return g.toTick(g.clock.Now() + int64(g.cfg.LeaseTTL) + int64(g.borrow)*g.unitNs)
+func (g *timeGen) NextFence() int64 {
+	return g.toTick(g.clock.Now() + int64(g.cfg.MaxOutage) + g.borrow*g.unitNs)
+}
+
+// Last is the last tick issued (a ring's ids not yet handed out are not).
+func (g *timeGen) Last() int64 {
+	if g.handedOut != nil {
+		return g.handedOut()
+	}
+	return g.LastValue()
+}
+
+// UnixMs is the time of tick v.
+func (g *timeGen) UnixMs(v int64) int64 {
+	ums := g.unitNs / int64(time.Millisecond)
+	if v > (math.MaxInt64-g.cfg.EpochMs)/ums {
+		return math.MaxInt64 // printed as beyond year 9999
+	}
+	if v < -g.cfg.EpochMs/ums {
+		return -1
+	}
+	return g.cfg.EpochMs + v*ums
 }
 
 // startEra moves a running generator whose wall clock stepped back to a new
@@ -171,8 +104,8 @@ func (g *timeGen) startEra(seen uint64, now int64) error {
 	} else if cur>>g.seqBits&g.cbMask != era {
 		return nil // another caller started it
 	}
-	if h, _ := g.lm.current(0); h != nil {
-		if err := h.h.NewEra(int64(era+1), g.nextFence()); err != nil {
+	if g.lm != nil {
+		if err := g.lm.k.NewEra(int64(era+1), g.NextFence()); err != nil {
 			return err
 		}
 	}
@@ -181,7 +114,7 @@ func (g *timeGen) startEra(seen uint64, now int64) error {
 		if old&closedBit != 0 {
 			return errClosed
 		}
-		if g.state.CompareAndSwap(old, uint64(now-1)<<g.tickShift|(era+1)<<g.seqBits|g.seqMask) {
+		if g.state.CompareAndSwap(old, uint64(max(now-1, 0))<<g.tickShift|(era+1)<<g.seqBits|g.seqMask) {
 			return nil
 		}
 	}

@@ -25,6 +25,7 @@ type zxidGen struct {
 	cmask     uint64 // all-ones counter: never issued; in the last epoch it marks the end
 	emax      uint64
 	lm        *leaser
+	issued    atomic.Int64 // ids handed out (stats)
 	cfgString string
 }
 
@@ -35,55 +36,56 @@ func newZxid(sh *shape, lm *leaser) (*zxidGen, error) {
 	g := &zxidGen{shape: sh, cbits: cf.Width, cmask: uint64(1)<<cf.Width - 1, emax: uint64(ef.Max()), lm: lm}
 	g.state.Store(uint64(c.ZxidEpoch) << g.cbits)
 	if lm != nil {
-		h, err := g.take(lm.first)
-		if err != nil {
+		if err := lm.take(g, lease.Rollback{}); err != nil {
 			return nil, err
 		}
-		lm.start(h, g.take, nil)
 	}
 	g.cfgString = c.String()
 	return g, nil
 }
 
-// take takes a claim over: a new holder opens the epoch after the last one
-// its predecessor entered, as a new ZooKeeper leader does.
-func (g *zxidGen) take(c lease.Claim) (*holding, error) {
-	rec, state := c.Predecessor()
-	old := g.state.Load()
-	if old&closedBit != 0 {
-		return nil, errClosed
-	}
-	epoch := old >> g.cbits
-	if g.lm != nil && g.lm.hold.Load() != nil {
-		epoch++ // leasing again: a new epoch above everything issued
-	}
-	switch state {
-	case lease.Present:
-		if rec.IssuedUpTo >= 0 && uint64(rec.IssuedUpTo) >= epoch {
-			epoch = uint64(rec.IssuedUpTo) + 1
+// Until: a counter starts above any record at once.
+func (g *zxidGen) Until(int64) time.Duration { return 0 }
+
+// LostFloor: zxids have no clock, so nothing bounds what a holder whose
+// record was lost issued.
+func (g *zxidGen) LostFloor() (int64, bool) { return 0, false }
+
+// Adopt opens the epoch after the last one the predecessor entered, as a
+// new ZooKeeper leader does; leasing again opens a new epoch above
+// everything issued.
+func (g *zxidGen) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
+	for {
+		old := g.state.Load()
+		if old&closedBit != 0 {
+			return errClosed
 		}
-	case lease.Missing:
-		// A holder whose file was removed may live on until its next
-		// renewal: wait one lease_ttl, once.
-		time.Sleep(g.cfg.LeaseTTL)
-	}
-	if epoch > g.emax {
-		return nil, errs.New(errs.ErrTimeOverflow, "zxid epochs are used up (the next would be %d, the field holds up to %d)", epoch, g.emax)
-	}
-	h, err := lease.Hold(c, g.cfg.LeaseTTL, lease.Record{IssuedUpTo: int64(epoch), Backwards: rec.Backwards})
-	if err != nil {
-		return nil, err
-	}
-	if !g.state.CompareAndSwap(old, epoch<<g.cbits) {
-		_ = h.Release(int64(epoch))
-		if g.state.Load()&closedBit != 0 {
-			return nil, errClosed
+		epoch := old >> g.cbits
+		if g.lm.hold.Load() != nil {
+			epoch++
 		}
-		return nil, errs.New(errs.ErrWorker, "lease %s: the generator moved while it was taken over", c.Where())
+		if floor >= 0 && uint64(floor) >= epoch {
+			epoch = uint64(floor) + 1
+		}
+		if epoch > g.emax {
+			return errs.New(errs.ErrTimeOverflow, "zxid epochs are used up (the next would be %d, the field holds up to %d)", epoch, g.emax)
+		}
+		if g.state.CompareAndSwap(old, epoch<<g.cbits) {
+			g.lm.hold.Store(&holding{l: l})
+			return nil
+		}
 	}
-	h.Start(func() int64 { return int64(g.state.Load() &^ closedBit >> g.cbits) })
-	return &holding{h: h, pair: c.Pair()}, nil
 }
+
+// NextFence is the epoch of the next zxid: entering the next one writes
+// the record first.
+func (g *zxidGen) NextFence() int64 { return int64(g.state.Load() &^ closedBit >> g.cbits) }
+
+// Last is the epoch of the next zxid: a successor opens the one after it.
+func (g *zxidGen) Last() int64 { return g.LastValue() }
+
+// UnixMs: zxids have no time.
+func (g *zxidGen) UnixMs(int64) int64 { return -1 }
 
 func (g *zxidGen) reserve(n uint64) (uint64, uint64, error) {
 	for {
@@ -116,16 +118,21 @@ func (g *zxidGen) Next() (int64, error) {
 	if err != nil {
 		return -1, err
 	}
+	g.issued.Add(1)
 	return int64(z), nil
 }
 
 // NextBatch fills out with increasing zxids, crossing into the next epoch
 // if the counter runs out.
 func (g *zxidGen) NextBatch(out []int64) error {
-	return fillRuns(out, func(n uint64) (int64, uint64, error) {
+	err := fillRuns(out, func(n uint64) (int64, uint64, error) {
 		z, got, err := g.reserve(n)
 		return int64(z), got, err
 	})
+	if err == nil {
+		g.issued.Add(int64(len(out)))
+	}
+	return err
 }
 
 // Config is the resolved configuration.
@@ -142,7 +149,7 @@ func (g *zxidGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >
 // Close marks the generator closed and releases its lease.
 func (g *zxidGen) Close() error {
 	if closeState(&g.state) && g.lm != nil {
-		return g.lm.close(g.LastValue())
+		return g.lm.close()
 	}
 	return nil
 }

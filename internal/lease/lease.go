@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 )
@@ -66,6 +67,11 @@ const (
 	// directory, where a file can be deleted under a live holder). The
 	// taker waits one ttl before it issues.
 	Missing
+	// Unmarked: no record, and no sign that the pool was ever used in this
+	// store (the host directory's pool marker is missing too): a new
+	// directory, or one wiped whole. A time generator waits as for Missing;
+	// a counter layout, which cannot wait, starts as on a fresh pair.
+	Unmarked
 )
 
 // Request is what a taker asks a store for.
@@ -73,26 +79,65 @@ type Request struct {
 	Pool Pool
 	// DC fixes the datacenter; -1 leases it with the worker.
 	DC int64
-	// Skip, when set, rejects pairs by their record (on_clock_back=switch
-	// wants a pair whose record is behind the clock).
-	Skip func(Pair, Record) bool
+	// First, when set, is tried before the others (a holder leasing its
+	// own pair again).
+	First *Pair
+	// Limit, when positive, bounds how many pairs are tried (a preference
+	// pass never scans a huge pool).
+	Limit int64
+	// Skip, when set, rejects a pair the store could grant by what its
+	// record says (a taker preferring pairs whose record is behind its
+	// clock).
+	Skip func(Pair, Record, State) bool
 	// TTL is how long the claim outlives its last renewal.
 	TTL time.Duration
 }
 
-// Candidates lists the pairs a request may take, lowest first.
-func (r Request) Candidates() []Pair {
-	var out []Pair
-	lo, hi := int64(0), r.Pool.DCs-1
+// Count is how many pairs the request may take.
+func (r Request) Count() int64 {
+	n := r.Pool.Size()
 	if r.DC >= 0 {
-		lo, hi = r.DC, r.DC
+		n = r.Pool.Workers
 	}
-	for dc := lo; dc <= hi; dc++ {
-		for w := int64(0); w < r.Pool.Workers; w++ {
-			out = append(out, Pair{dc, w})
+	if r.Limit > 0 {
+		n = min(n, r.Limit)
+	}
+	return n
+}
+
+// Candidates yields the pairs a request may take, First first, then the
+// others lowest first, lazily: a pool of 2^40 pairs costs no memory.
+func (r Request) Candidates() iter.Seq2[int64, Pair] {
+	return func(yield func(int64, Pair) bool) {
+		lo, hi := int64(0), r.Pool.DCs-1
+		if r.DC >= 0 {
+			lo, hi = r.DC, r.DC
+		}
+		n, limit := int64(0), r.Count()
+		if f := r.First; f != nil && f.DC >= lo && f.DC <= hi && f.Worker >= 0 && f.Worker < r.Pool.Workers {
+			if !yield(n, *f) {
+				return
+			}
+			n++
+		}
+		for dc := lo; dc <= hi; dc++ {
+			for w := int64(0); w < r.Pool.Workers; w++ {
+				p := Pair{dc, w}
+				if r.First != nil && p == *r.First {
+					continue
+				}
+				if n >= limit || !yield(n, p) {
+					return
+				}
+				n++
+			}
 		}
 	}
-	return out
+}
+
+// Skips reports whether the request rejects a pair the store could grant.
+func (r Request) Skips(p Pair, rec Record, st State) bool {
+	return r.Skip != nil && r.Skip(p, rec, st)
 }
 
 // Store is a place leases are kept.

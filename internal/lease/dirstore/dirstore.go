@@ -123,21 +123,33 @@ func FileName(pool string, p lease.Pair) string {
 func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
 	var busy, foreign, bad, skipped, unusable int
 	firstBad, firstUnusable := "", ""
+	absentState := lease.Unmarked // a pool never used here
+	if st, ok := s.statAt(markerName(req.Pool.Name)); ok && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		absentState = lease.Missing
+	}
 	for _, p := range req.Candidates() {
-		c, outcome, why, err := s.claim(req.Pool.Name, p)
+		// A pair without a file has a missing record: a request that
+		// skips those must not create files for them.
+		c, outcome, why, err := s.claim(req.Pool.Name, p, !req.Skips(p, lease.Record{}, absentState))
 		if err != nil {
 			return nil, err
 		}
 		switch outcome {
 		case claimed:
-			if rec, state := c.Predecessor(); req.Skip != nil && state == lease.Present && req.Skip(p, rec) {
+			if c.state == lease.Missing {
+				c.state = absentState
+			}
+			if rec, state := c.Predecessor(); req.Skips(p, rec, state) {
 				c.drop()
 				skipped++
 				continue
 			}
+			s.mark(req.Pool.Name)
 			return c, nil
 		case held:
 			busy++
+		case absent:
+			skipped++
 		case othersFile:
 			foreign++
 		case notAFile:
@@ -152,7 +164,7 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 			}
 		}
 	}
-	n := len(req.Candidates())
+	n := req.Count()
 	msg := fmt.Sprintf("all %d pairs of pool %s are taken in lease_dir %s: %d held by live processes", n, req.Pool.Name, s.path, busy)
 	if req.DC >= 0 {
 		msg = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs) are taken in lease_dir %s: %d held by live processes",
@@ -181,16 +193,25 @@ const (
 	othersFile
 	notAFile // not a regular file with one link, whoever's: skipped
 	badRecord
+	absent // no file, and the request did not want one made
 )
 
-// claim tries one pair's file. A name that is not a usable lease file
-// (notAFile) comes with a sentence saying what it is.
-func (s *Store) claim(pool string, p lease.Pair) (*claim, outcome, string, error) {
+// claim tries one pair's file (creating it when create is set). A name
+// that is not a usable lease file (notAFile) comes with a sentence saying
+// what it is.
+func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, string, error) {
 	name := FileName(pool, p)
 	path := s.path + "/" + name
 	dirfd := int(s.dir.Fd())
 	for try := 0; try < 3; try++ {
-		fd, err := syscall.Openat(dirfd, name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+		flags := syscall.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+		if create {
+			flags |= syscall.O_CREAT
+		}
+		fd, err := syscall.Openat(dirfd, name, flags, 0o644)
+		if !create && errors.Is(err, syscall.ENOENT) {
+			return nil, absent, "", nil
+		}
 		if err != nil {
 			// Something that cannot be opened as a lease file may be in
 			// the way (a symlink: ELOOP, a directory: EISDIR, a socket:
@@ -281,6 +302,19 @@ func (s *Store) unusable(path string, st *syscall.Stat_t) string {
 		kind = "not a regular file"
 	}
 	return fmt.Sprintf("lease file %s is %s, not a regular file (%s): remove it", path, kind, describe(st))
+}
+
+// markerName is the file that says a pool was used in this directory: a
+// pair of it whose file is missing lost its record (Missing), where in a
+// pool never used here it is new (Unmarked).
+func markerName(pool string) string { return pool + ".pool" }
+
+// mark makes the pool's marker (an empty file) if it is missing.
+func (s *Store) mark(pool string) {
+	fd, err := syscall.Openat(int(s.dir.Fd()), markerName(pool), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err == nil {
+		syscall.Close(fd)
+	}
 }
 
 // statAt stats name in the directory without following a symlink.

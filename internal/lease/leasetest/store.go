@@ -71,14 +71,14 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 		c := &claim{s: s, k: k, state: lease.Fresh}
 		if r, ok := s.recs[k]; ok {
 			c.rec, c.state = r, lease.Present
-			if req.Skip != nil && req.Skip(p, r) {
-				continue
-			}
+		}
+		if req.Skips(p, c.rec, c.state) {
+			continue
 		}
 		s.holder[k] = c
 		return c, nil
 	}
-	return nil, errs.New(errs.ErrWorker, "all %d pairs of pool %s are taken (memory store)", len(req.Candidates()), req.Pool.Name)
+	return nil, errs.New(errs.ErrWorker, "all %d pairs of pool %s are taken (memory store)", req.Count(), req.Pool.Name)
 }
 
 type claim struct {

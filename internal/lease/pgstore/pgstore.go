@@ -285,7 +285,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 		if err != nil {
 			return nil, err
 		}
-		if req.Skip != nil && c.state == lease.Present && req.Skip(c.pair, c.rec) {
+		if req.Skips(c.pair, c.rec, c.state) {
 			skipped[c.pair] = true
 			s.mu.Unlock()
 			_ = c.Abandon(ctx)
@@ -309,7 +309,7 @@ func (s *Store) full(ctx context.Context, pool string, dcLo, dcHi, w int64) (boo
 }
 
 func (s *Store) poolFull(req lease.Request, skipped int) error {
-	n := len(req.Candidates())
+	n := req.Count()
 	what := fmt.Sprintf("all %d pairs of pool %s", n, req.Pool.Name)
 	if req.DC >= 0 {
 		what = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs)", n, req.DC, req.Pool.Name, req.Pool.Size())

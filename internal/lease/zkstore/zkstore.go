@@ -229,14 +229,14 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 			_ = c.Abandon(ctx)
 			return nil, err
 		}
-		if req.Skip != nil && c.state == lease.Present && req.Skip(p, c.rec) {
+		if req.Skips(p, c.rec, c.state) {
 			_ = c.Abandon(ctx)
 			skipped++
 			continue
 		}
 		return c, nil
 	}
-	n := len(req.Candidates())
+	n := req.Count()
 	what := fmt.Sprintf("all %d pairs of pool %s", n, req.Pool.Name)
 	if req.DC >= 0 {
 		what = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs)", n, req.DC, req.Pool.Name, req.Pool.Size())

@@ -1,0 +1,81 @@
+package gen
+
+import (
+	"math"
+
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease"
+)
+
+// Stats is what idgen_stats reports of a generator: its lease's state and
+// pair, the fence, renewals, and its counters.
+type Stats struct {
+	Issued          int64 // ids handed out
+	TickWaits       int64 // calls that waited for the next tick
+	ClockBacks      int64 // steps back of the clock handled
+	DriftMs         int64 // how far the newest id's time runs ahead of the clock
+	LeaseState      int64 // lease.State*
+	Datacenter      int64 // the pair held now, or the fixed one; -1 where none
+	Worker          int64
+	FenceUnixMs     int64 // -1 without a lease (or without a time)
+	RenewedUnixMs   int64 // -1 if none
+	Renewals        int64
+	RenewalFailures int64
+	LeasesTaken     int64
+	SkewMs          int64 // this host's clock minus the store's; math.MinInt64 if unknown
+	SegmentLeft     int64 // -1: not a segment generator
+}
+
+// statser is a generator that reports more than the defaults.
+type statser interface{ stats(*Stats) }
+
+// StatsOf reports g's stats.
+func StatsOf(g Generator) Stats {
+	s := Stats{LeaseState: lease.StateNone, Datacenter: -1, Worker: -1, FenceUnixMs: -1, RenewedUnixMs: -1,
+		SkewMs: math.MinInt64, SegmentLeft: -1}
+	if st, ok := g.(statser); ok {
+		st.stats(&s)
+	}
+	return s
+}
+
+// fixedPair fills the fixed datacenter and worker of a generator without
+// a lease.
+func (sh *shape) fixedPair(s *Stats) {
+	l := &sh.cfg.Layout
+	if l.Has(layout.FieldDatacenter) {
+		s.Datacenter = sh.cfg.DC
+	}
+	if l.Has(layout.FieldWorker) {
+		s.Worker = sh.cfg.Worker
+	}
+}
+
+func (g *timeGen) stats(s *Stats) {
+	s.Issued, s.TickWaits, s.ClockBacks = g.issued.Load(), g.tickWaits.Load(), g.clockBacks.Load()
+	if ahead := g.LastValue() - g.tick(); ahead > 0 {
+		s.DriftMs = g.UnixMs(ahead) - g.cfg.EpochMs
+	}
+	if g.lm == nil {
+		g.fixedPair(s)
+		return
+	}
+	g.lm.stats(s)
+}
+
+func (g *session) stats(s *Stats) {
+	s.Issued = g.issued.Load()
+	if g.lm == nil {
+		g.fixedPair(s)
+		return
+	}
+	g.lm.stats(s)
+}
+
+func (g *zxidGen) stats(s *Stats) {
+	s.Issued = g.issued.Load()
+	if g.lm != nil {
+		g.lm.stats(s)
+		s.Datacenter, s.Worker = -1, -1
+	}
+}

@@ -1,0 +1,226 @@
+package lease
+
+// Taking a pair over: which pair, what its record means, how long to wait
+// for it, and the first fence.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/idgen/idgen/internal/errs"
+)
+
+// preferScan is how many pairs the preference pass looks at before it
+// settles for any free pair: a pool of 2^40 pairs opens as fast as one of 4.
+const preferScan = 64
+
+// errSwitch: on_clock_back=switch would rather take another pair than wait.
+var errSwitch = errors.New("switch")
+
+// leaseLocked acquires a pair and takes it over; old is the lease lost
+// (nil at opening), tried first and kept without waiting when its record
+// is still the one this Keeper wrote.
+func (k *Keeper) leaseLocked(old *Lease) error {
+	own := func(p Pair, rec Record, st State) bool {
+		return old != nil && p == old.Pair && st == Present && rec == k.acked
+	}
+	req := Request{Pool: k.cfg.Pool, DC: k.cfg.DC, TTL: k.cfg.TTL}
+	if old != nil {
+		p := old.Pair
+		req.First = &p
+	}
+	c, err := k.acquire(req, own)
+	if err != nil {
+		return err
+	}
+	floor, era, newEra := int64(-1), k.acked.Backwards, false
+	if rec, st := c.Predecessor(); !own(c.Pair(), rec, st) {
+		floor, era, newEra, err = k.floorOf(c)
+		if errors.Is(err, errSwitch) {
+			c, err = k.switchLocked(c, req)
+			if err == nil {
+				floor, era, newEra, err = k.floorOf(c)
+			}
+		}
+		if err != nil {
+			if c != nil {
+				k.abandon(c)
+			}
+			return err
+		}
+	}
+	return k.adoptLocked(c, old, floor, era, newEra)
+}
+
+// acquire asks the store twice: first for a pair among the lowest that
+// needs no wait (its record behind the clock, or still this Keeper's own),
+// then for any free pair. A counter layout never takes a pair whose record
+// is missing.
+func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim, error) {
+	prefer := req
+	prefer.Limit = preferScan
+	prefer.Skip = func(p Pair, rec Record, st State) bool {
+		switch {
+		case !k.accepts(p):
+			return true
+		case own(p, rec, st) || st == Fresh:
+			return false
+		case st == Missing || st == Unmarked:
+			return true
+		}
+		return mutant != "ignore-predecessor" && k.iss.Until(rec.IssuedUpTo) > 0
+	}
+	if c, err := k.acquireOnce(prefer); err == nil {
+		return c, nil
+	}
+	_, canLose := k.iss.LostFloor()
+	req.Skip = func(p Pair, _ Record, st State) bool { return st == Missing && !canLose || !k.accepts(p) }
+	return k.acquireOnce(req)
+}
+
+func (k *Keeper) acquireOnce(req Request) (Claim, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL+5*time.Second)
+	defer cancel()
+	return k.store.Acquire(ctx, req)
+}
+
+func (k *Keeper) abandon(c Claim) {
+	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
+	_ = c.Abandon(ctx)
+	cancel()
+}
+
+// floorOf reads what c's predecessor may have issued and waits for the
+// clock to pass it: up to max_wait (or a longer wait step of
+// on_clock_back that covers it); beyond that a new rollback era while the
+// layout's counter has room, then on_clock_back (switch: errSwitch).
+func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
+	rec, st := c.Predecessor()
+	lost, canLose := k.iss.LostFloor()
+	switch {
+	case mutant == "missing-is-new" && st == Missing:
+		return -1, 0, false, nil
+	case mutant == "ignore-predecessor":
+		return -1, rec.Backwards, false, nil
+	case st == Fresh || st == Unmarked && !canLose:
+		return -1, 0, false, nil
+	case st == Missing && !canLose:
+		return 0, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it: a counter layout cannot wait its way past a lost record; restore the record or use another lease_dir", c.Where())
+	case st == Missing || st == Unmarked:
+		// A holder whose record was removed may issue up to its fence: at
+		// most one max_outage (plus its max_drift) from now.
+		st, floor = Missing, lost
+	default:
+		floor, era = rec.IssuedUpTo, rec.Backwards
+	}
+	ahead := k.iss.Until(floor)
+	if ahead == 0 {
+		return floor, era, false, nil
+	}
+	rb := k.cfg.Rollback
+	limit := rb.MaxWait
+	for _, w := range rb.Waits {
+		if ahead <= w {
+			limit = max(limit, w)
+		}
+	}
+	if ahead > limit && st == Present {
+		if era < rb.Eras {
+			return -1, era + 1, true, nil
+		}
+		if rb.Switch {
+			return 0, 0, false, errSwitch
+		}
+	}
+	if ahead > limit && st == Missing {
+		return 0, 0, false, errs.New(errs.ErrClockBackwards, "%s has no record: waiting for everything its last holder may have issued to pass (%s) would take longer than max_wait %s", c.Where(), ahead, limit)
+	}
+	// Wait even when the record is far ahead: the clock may be stepped
+	// forward meanwhile (NTP catching up after a restart).
+	deadline := k.env.Now().Add(limit)
+	for {
+		left := k.iss.Until(floor)
+		if left == 0 {
+			return floor, era, false, nil
+		}
+		remaining := deadline.Sub(k.env.Now())
+		if remaining <= 0 {
+			return 0, 0, false, errs.New(errs.ErrClockBackwards,
+				"%s: the previous holder issued up to %s but the clock reads %s, %s behind; waited up to %s (max_wait); on_clock_back=%s",
+				c.Where(), fmtUnixMs(k.iss.UnixMs(floor)), fmtUnixMs(k.iss.Now()), ahead, limit, rb.Policy)
+		}
+		k.env.Sleep(min(left, remaining, 50*time.Millisecond))
+	}
+}
+
+// switchLocked gives up c, whose record is too far ahead of the clock, and
+// takes a free pair whose record is behind it (on_clock_back=switch).
+func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
+	gave := c.Pair()
+	k.abandon(c)
+	req.Skip = func(p Pair, rec Record, st State) bool {
+		return st == Missing || st == Present && k.iss.Until(rec.IssuedUpTo) > 0 || !k.accepts(p)
+	}
+	nc, err := k.acquireOnce(req)
+	if err != nil {
+		return nil, errs.New(errs.ErrClockBackwards, "on_clock_back=%s: the record of pair %s is ahead of the clock by more than max_wait, and no free pair's record is behind the clock: %v", k.cfg.Rollback.Policy, gave, err)
+	}
+	k.switched = &gave
+	return nc, nil
+}
+
+// adoptLocked writes the first fence (before any id is issued under the
+// pair), moves the generator above floor and publishes the lease.
+func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool) error {
+	l := &Lease{Pair: c.Pair(), claim: c, k: k}
+	rec := Record{IssuedUpTo: max(floor, k.nextFence()), Backwards: era}
+	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
+	err := c.Renew(ctx, rec)
+	cancel()
+	if err != nil {
+		k.abandon(c)
+		return errs.New(errs.ErrWorker, "lease %s: cannot write the first fence: %v", c.Where(), err)
+	}
+	l.fence.Store(rec.IssuedUpTo)
+	if err := k.iss.Adopt(l, floor, era, newEra); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
+		_ = c.Release(ctx, rec) // the fence written stands: nothing was issued above it
+		cancel()
+		return err
+	}
+	k.cur.Store(l)
+	if old != nil {
+		k.abandon(old.claim) // the lost claim: nothing to write
+	}
+	k.acked, k.ackedAt, k.failing, k.gone = rec, k.env.Now(), nil, nil
+	if old == nil || l.Pair != old.Pair {
+		k.floor = floor
+	}
+	k.st.LeasesTaken++
+	return nil
+}
+
+// fmtUnixMs prints ms since 1970 as RFC 3339, never overflowing.
+func fmtUnixMs(ms int64) string {
+	const maxMs = 253402300799999 // 9999-12-31T23:59:59.999Z
+	if ms < 0 || ms > maxMs {
+		if ms == math.MinInt64 || ms == -1 {
+			return "(no time)"
+		}
+		return fmt.Sprintf("%d ms since 1970 (beyond year 9999)", ms)
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
+}
+
+// PairFilter is an Issuer whose ids depend on the pair's order (a
+// session id carries its worker in its top bits): it accepts only pairs
+// that keep its ids increasing.
+type PairFilter interface{ Accepts(Pair) bool }
+
+func (k *Keeper) accepts(p Pair) bool {
+	f, ok := k.iss.(PairFilter)
+	return !ok || f.Accepts(p)
+}

@@ -1,0 +1,58 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// Batch runs schedules from seed (each schedule's seed derived from it) until
+// n have run or the time limit passes (0: none), printing one line per
+// failure with the command that replays it, and the summary line last.
+func Batch(out io.Writer, seed uint64, n int, limit time.Duration, trace bool) (runs, failures int) {
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		if limit > 0 && time.Since(start) > limit {
+			break
+		}
+		s := SeedOf(seed, i)
+		if n == 1 {
+			s = seed // one schedule: the seed given is the schedule's own
+		}
+		r := Run(s, trace)
+		runs++
+		if trace {
+			fmt.Fprint(out, r.Trace)
+		}
+		if r.Failure != "" {
+			failures++
+			fmt.Fprintf(out, "FAIL seed %#x (%s): %s\n  replay: make sim SIM_SEED=%#x SIM_SCHEDULES=1 SIM_TRACE=1\n", r.Seed, r.Setup, r.Failure, r.Seed)
+		}
+	}
+	fmt.Fprintf(out, "sim: %d schedules, %d failures (seed %#x)\n", runs, failures, seed)
+	return runs, failures
+}
+
+// CatchMutant runs schedules until one fails under the seeded bug name,
+// up to n; it reports after how many (0: not caught).
+func CatchMutant(name string, seed uint64, n int) int {
+	setMutant(name)
+	defer setMutant("")
+	for i := 0; i < n; i++ {
+		if Run(SeedOf(seed, i), false).Failure != "" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Mutants are the seeded bugs the simulator must catch.
+var Mutants = []string{
+	"ignore-predecessor", // a taker ignores its predecessor's record
+	"past-fence",         // a holder issues past its fence
+	"renew-unchecked",    // renewals without the token check
+	"missing-is-new",     // a missing record counted as new
+	"fence-ttl",          // the fence written lease_ttl ahead, not max_outage
+	"configure-restart",  // a replacement generator restarts from its clock
+	"redis-incarnation",  // a lossy store's missing records counted as new
+}

@@ -15,7 +15,7 @@ GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_t
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-fleet docs-pictures \
+.PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-fleet docs-pictures \
         bench wheel python-env clean
 
 all: lib $(BUILD)/idgen
@@ -50,13 +50,32 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-fleet
+test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The lease simulator (internal/sim): make sim [SIM_SCHEDULES=N SIM_SEED=S
+# SIM_SECONDS=T SIM_TRACE=1]; make sim-mutants runs each seeded bug until it
+# is caught. make test runs a fixed-seed batch and every mutant.
+SIM_SCHEDULES ?= 10000
+SIM_SEED      ?= 1
+SIM_SECONDS   ?= 0
+SIM_TRACE     ?=
+SIM_ENV = SIM_SCHEDULES=$(SIM_SCHEDULES) SIM_SEED=$(SIM_SEED) SIM_SECONDS=$(SIM_SECONDS) SIM_TRACE=$(SIM_TRACE)
+
+sim:
+	@$(SIM_ENV) $(GO) run ./internal/sim/cmd/idgen-sim
+
+sim-mutants:
+	@SIM_SCHEDULES=$(if $(filter command line,$(origin SIM_SCHEDULES)),$(SIM_SCHEDULES),30000) SIM_SEED=$(SIM_SEED) $(GO) run -tags simmutants ./internal/sim/cmd/idgen-sim -mutants
+
+test-sim:
+	@SIM_SCHEDULES=3000 SIM_SEED=1 $(GO) run ./internal/sim/cmd/idgen-sim
+	@SIM_SCHEDULES=30000 SIM_SEED=1 $(GO) run -tags simmutants ./internal/sim/cmd/idgen-sim -mutants
 
 # The Go peers (sony/sonyflake v2, bwmarrin/snowflake) read idgen's ids and
 # idgen reads theirs; a module of its own keeps them out of the library's.

@@ -263,6 +263,30 @@ func idgenGoConfigString(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.in
 	return copyString(g.Config(), buf, capacity)
 }
 
+//export idgenGoStats
+func idgenGoStats(h C.uintptr_t, out *C.idgen_stats, size C.size_t) (rc C.int) {
+	defer guard(&rc)
+	g := lookup(uintptr(h))
+	if g == nil {
+		return closedHandle(h)
+	}
+	if out == nil {
+		return invalid("out is NULL")
+	}
+	st := gen.StatsOf(g)
+	full := C.idgen_stats{
+		issued: C.int64_t(st.Issued), tick_waits: C.int64_t(st.TickWaits), clock_backs: C.int64_t(st.ClockBacks),
+		drift_ms: C.int64_t(st.DriftMs), lease_state: C.int64_t(st.LeaseState),
+		datacenter: C.int64_t(st.Datacenter), worker: C.int64_t(st.Worker),
+		fence_unix_ms: C.int64_t(st.FenceUnixMs), renewed_unix_ms: C.int64_t(st.RenewedUnixMs),
+		renewals: C.int64_t(st.Renewals), renewal_failures: C.int64_t(st.RenewalFailures),
+		leases_taken: C.int64_t(st.LeasesTaken), skew_ms: C.int64_t(st.SkewMs), segment_left: C.int64_t(st.SegmentLeft),
+	}
+	n := min(uintptr(size), unsafe.Sizeof(full))
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(out)), n), unsafe.Slice((*byte)(unsafe.Pointer(&full)), n))
+	return C.IDGEN_OK
+}
+
 //export idgenGoConfigure
 func idgenGoConfigure(config *C.char) (rc C.int) {
 	defer guard(&rc)

@@ -76,6 +76,11 @@ int idgen_config_string(idgen_t *g, char *buf, size_t cap) {
     return idgenGoConfigString((uintptr_t)g, buf, cap);
 }
 
+int idgen_get_stats(idgen_t *g, idgen_stats *out, size_t size) {
+    FORK_CHECK();
+    return idgenGoStats((uintptr_t)g, out, size);
+}
+
 int idgen_configure(const char *config) {
     FORK_CHECK();
     return idgenGoConfigure((char *)config);

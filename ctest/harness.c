@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -753,6 +755,45 @@ static void test_text_fuzz(void) {
 /* Found by fuzzing the C ABI (issue 27): bad input is IDGEN_EINVAL naming
  * the key, never IDGEN_EINTERNAL (a Go panic), never a leaked lease, and a
  * config string never reports what did not happen. */
+/* idgen_get_stats: a fixed worker has no lease; a leased one is HELD with
+ * its pair, a fence ahead of the clock and one lease taken; a smaller size
+ * leaves the rest of the caller's struct alone; NULL and closed handles
+ * are clean errors. */
+static void test_stats(void) {
+    char dir[] = "/tmp/idgen-stats-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    idgen_t *g = must_open("preset=snowflake worker=3 datacenter=1");
+    idgen_stats st;
+    memset(&st, 0x55, sizeof st);
+    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
+    CHECK(st.lease_state == IDGEN_LEASE_NONE && st.worker == 3 && st.datacenter == 1, "fixed: state %" PRId64 " pair %" PRId64 "/%" PRId64, st.lease_state, st.datacenter, st.worker);
+    CHECK(st.fence_unix_ms == -1 && st.leases_taken == 0 && st.issued == 0, "fixed: fence %" PRId64, st.fence_unix_ms);
+    int64_t ids[100];
+    CHECK_RC(idgen_next_batch(g, ids, 100), IDGEN_OK);
+    CHECK(idgen_next(g) > ids[99], "next after the batch");
+    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
+    CHECK(st.issued >= 101, "issued %" PRId64, st.issued);
+    CHECK_RC(idgen_get_stats(g, NULL, sizeof st), IDGEN_EINVAL);
+    idgen_close(g);
+    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_ECLOSED);
+
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "preset=snowflake worker=lease lease_dir=%s", dir);
+    g = must_open(cfg);
+    int64_t before = (int64_t)time(NULL) * 1000;
+    memset(&st, 0x55, sizeof st);
+    CHECK_RC(idgen_get_stats(g, &st, offsetof(idgen_stats, worker)), IDGEN_OK);
+    CHECK(st.lease_state == IDGEN_LEASE_HELD && st.datacenter == 0, "leased: state %" PRId64, st.lease_state);
+    CHECK(st.worker == 0x5555555555555555LL, "bytes past size are untouched");
+    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
+    CHECK(st.leases_taken == 1 && st.worker == 0, "leased: taken %" PRId64 " worker %" PRId64, st.leases_taken, st.worker);
+    CHECK(st.fence_unix_ms > before && st.fence_unix_ms < before + 5000, "fence %" PRId64 " ~ now + max_outage", st.fence_unix_ms);
+    idgen_close(g);
+    char rm[300];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    CHECK(system(rm) == 0, "rm");
+}
+
 static void test_bad_input_found_by_fuzzing(void) {
     idgen_t *g = NULL;
     char dir[] = "/tmp/idgen-ctest-bad-XXXXXX";
@@ -822,6 +863,7 @@ int main(void) {
     test_rollback_keys();
     test_text_fuzz();
     test_bad_input_found_by_fuzzing();
+    test_stats();
     test_leases();
     test_zxid_last_epoch();
     test_races();

@@ -166,6 +166,38 @@ int idgen_compose(idgen_t *g, const idgen_parts *in, int64_t *out);
  * needed); buf untouched then. */
 int idgen_config_string(idgen_t *g, char *buf, size_t cap);
 
+/* ---- for operators ------------------------------------------------------ */
+
+enum { IDGEN_LEASE_NONE = 0,    /* no lease: a fixed worker, a text preset, ... */
+       IDGEN_LEASE_HELD = 1,    /* held, last renewal acknowledged */
+       IDGEN_LEASE_RIDING = 2,  /* the store does not answer: issuing up to the fence */
+       IDGEN_LEASE_LOST = 3 };  /* past the fence or taken away: IDGEN_EWORKER until leased again */
+
+typedef struct {
+    int64_t issued;              /* ids (numbers or text) handed out */
+    int64_t tick_waits;          /* calls that waited for the next tick: a tick's sequence was used up */
+    int64_t clock_backs;         /* steps back of the clock handled (waited out, tolerated, counted, switched) */
+    int64_t drift_ms;            /* how far the newest id's time runs ahead of the clock (borrowing), else 0 */
+    int64_t lease_state;         /* IDGEN_LEASE_* */
+    int64_t datacenter;          /* the pair held now; -1 if none */
+    int64_t worker;
+    int64_t fence_unix_ms;       /* the highest time it may issue, ms since 1970; -1 without a lease */
+    int64_t renewed_unix_ms;     /* the last acknowledged renewal; -1 if none */
+    int64_t renewals;            /* acknowledged renewals */
+    int64_t renewal_failures;
+    int64_t leases_taken;        /* 1 at open, +1 for each re-lease or switch */
+    int64_t skew_ms;             /* this host's clock minus the store's (estimate); INT64_MIN if unknown */
+    int64_t segment_left;        /* segment: values left in hand (current + prefetched); -1 otherwise */
+} idgen_stats;
+
+/* Fills the first min(size, sizeof(idgen_stats)) bytes of *out (pass
+   sizeof(idgen_stats); fields are only ever appended, so an older host passes a
+   smaller size; bytes past the library's struct are left untouched).
+   IDGEN_EINVAL if out is NULL, IDGEN_ECLOSED for a closed handle. A generator
+   without a lease reports IDGEN_LEASE_NONE, its fixed datacenter and worker
+   (-1 where the layout has none), fence and renewal times -1, leases_taken 0. */
+int idgen_get_stats(idgen_t *g, idgen_stats *out, size_t size);
+
 /* ---- the process-wide default generator -------------------------------- */
 
 /* Replaces the default generator by one opened from config (NULL or ""

@@ -127,7 +127,11 @@ func TestTolerateAtALeaseTakeover(t *testing.T) {
 		require.NoError(t, err)
 		st := leasetest.New()
 		upTo := time.Now().Add(ahead).UnixMilli() - twitterEpoch
-		st.SetRecord(poolOf(spec).Name, lease.Pair{}, lease.Record{IssuedUpTo: upTo})
+		// On every pair the Keeper's preference pass looks at (64: two
+		// datacenters of 32 workers), so it takes 0/0 and faces the record.
+		for p := int64(0); p < 64; p++ {
+			st.SetRecord(poolOf(spec).Name, lease.Pair{DC: p / 32, Worker: p % 32}, lease.Record{IssuedUpTo: upTo})
+		}
 		return st, spec, upTo
 	}
 

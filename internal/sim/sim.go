@@ -8,7 +8,7 @@ import (
 
 // Batch runs schedules from seed (each schedule's seed derived from it) until
 // n have run or the time limit passes (0: none), printing one line per
-// failure with the command that replays it, and the summary line last.
+// failure with the command that replays it; the caller prints Summary.
 func Batch(out io.Writer, seed uint64, n int, limit time.Duration, trace bool) (runs, failures int) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
@@ -29,8 +29,12 @@ func Batch(out io.Writer, seed uint64, n int, limit time.Duration, trace bool) (
 			fmt.Fprintf(out, "FAIL seed %#x (%s): %s\n  replay: make sim SIM_SEED=%#x SIM_SCHEDULES=1 SIM_TRACE=1\n", r.Seed, r.Setup, r.Failure, r.Seed)
 		}
 	}
-	fmt.Fprintf(out, "sim: %d schedules, %d failures (seed %#x)\n", runs, failures, seed)
 	return runs, failures
+}
+
+// Summary is the last line of a run.
+func Summary(runs, failures int, seed uint64) string {
+	return fmt.Sprintf("sim: %d schedules, %d failures (seed %#x)", runs, failures, seed)
 }
 
 // CatchMutant runs schedules until one fails under the seeded bug name,

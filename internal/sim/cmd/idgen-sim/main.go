@@ -28,7 +28,8 @@ func main() {
 	limit := time.Duration(envInt("SIM_SECONDS", 0)) * time.Second
 	start := time.Now()
 	runs, failures := sim.Batch(os.Stdout, seed, n, limit, os.Getenv("SIM_TRACE") == "1")
-	fmt.Fprintf(os.Stderr, "idgen-sim: %.0f schedules/s\n", float64(runs)/time.Since(start).Seconds())
+	fmt.Printf("idgen-sim: %.0f schedules/s\n", float64(runs)/time.Since(start).Seconds())
+	fmt.Println(sim.Summary(runs, failures, seed))
 	if failures > 0 {
 		os.Exit(1)
 	}

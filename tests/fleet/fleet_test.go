@@ -283,7 +283,7 @@ const ttl = 2 * time.Second
 func TestSixteenHoldersDistinctPairsNoDuplicates(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
-			cfg := "preset=snowflake lease_ttl=2s worker=" + s.source(t, 0)
+			cfg := "preset=snowflake lease_ttl=2s max_outage=2s worker=" + s.source(t, 0)
 			hs := make([]*holder, 16)
 			var wg sync.WaitGroup
 			for i := range hs {
@@ -317,7 +317,7 @@ func TestSixteenHoldersDistinctPairsNoDuplicates(t *testing.T) {
 func TestPoolOfFourFifthWaitsForAClose(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
-			cfg := "layout=time:41,worker:2,seq:20 lease_ttl=2s worker=" + s.source(t, 0)
+			cfg := "layout=time:41,worker:2,seq:20 lease_ttl=2s max_outage=2s worker=" + s.source(t, 0)
 			var hs []*holder
 			for i := 0; i < 4; i++ {
 				h := startHolder(t, cfg, 200)
@@ -359,7 +359,7 @@ func takeOver(t *testing.T, cfg string, within time.Duration) (*holder, time.Dur
 func TestKill9TheSuccessorStartsAbove(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
-			cfg := "layout=time:41,seq:22 lease_ttl=2s worker=" + s.source(t, 0) // one pair
+			cfg := "layout=time:41,seq:22 lease_ttl=2s max_outage=2s worker=" + s.source(t, 0) // one pair
 			a := startHolder(t, cfg, 200)
 			require.Empty(t, a.open)
 			time.Sleep(500 * time.Millisecond)
@@ -380,7 +380,7 @@ func TestKill9TheSuccessorStartsAbove(t *testing.T) {
 func TestSIGSTOPPastTheLeaseNoDuplicates(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
-			cfg := "layout=time:41,seq:22 lease_ttl=2s worker=" + s.source(t, 0)
+			cfg := "layout=time:41,seq:22 lease_ttl=2s max_outage=2s worker=" + s.source(t, 0)
 			a := startHolder(t, cfg, 50)
 			require.Empty(t, a.open)
 			time.Sleep(300 * time.Millisecond)
@@ -404,7 +404,7 @@ func TestPartitionStopsTheHolderByItsFence(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
 			proxy := startProxy(t, s.target)
-			base := "layout=time:41,seq:22 lease_ttl=2s worker="
+			base := "layout=time:41,seq:22 lease_ttl=2s max_outage=2s worker="
 			a := startHolder(t, base+s.source(t, proxy.port), 50)
 			require.Empty(t, a.open, a.open)
 			time.Sleep(500 * time.Millisecond)
@@ -440,7 +440,7 @@ func maxGap(t *testing.T, h *holder) int64 {
 
 func TestZooKeeperLeaderKilledAndQuorumLost(t *testing.T) {
 	zkDir := filepath.Join(work, "zk")
-	cfg := "preset=snowflake lease_ttl=2s worker=" + stores()[0].source(t, 0)
+	cfg := "preset=snowflake lease_ttl=2s max_outage=2s worker=" + stores()[0].source(t, 0)
 	var hs []*holder
 	for i := 0; i < 4; i++ {
 		h := startHolder(t, cfg, 100)
@@ -492,7 +492,7 @@ func TestZooKeeperLeaderKilledAndQuorumLost(t *testing.T) {
 
 func TestPostgresCrashStopsHoldersByTheFence(t *testing.T) {
 	pgDir := filepath.Join(work, "pg")
-	cfg := "preset=snowflake lease_ttl=2s worker=" + stores()[1].source(t, 0)
+	cfg := "preset=snowflake lease_ttl=2s max_outage=2s worker=" + stores()[1].source(t, 0)
 	var hs []*holder
 	for i := 0; i < 4; i++ {
 		h := startHolder(t, cfg, 100)
@@ -520,7 +520,7 @@ func TestPostgresCrashStopsHoldersByTheFence(t *testing.T) {
 }
 
 func TestPostgresExpiriesAreBucketed(t *testing.T) {
-	cfg := "preset=snowflake lease_ttl=2s worker=" + stores()[1].source(t, 0)
+	cfg := "preset=snowflake lease_ttl=2s max_outage=2s worker=" + stores()[1].source(t, 0)
 	var hs []*holder
 	for i := 0; i < 3; i++ {
 		hs = append(hs, startHolder(t, cfg, 1000))
@@ -546,8 +546,8 @@ func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
 	for _, s := range stores() {
 		t.Run(s.name, func(t *testing.T) {
 			src := s.source(t, 0)
-			cfgPair := "preset=snowflake lease_ttl=2s worker=" + src
-			cfgDC := "preset=snowflake datacenter=0 lease_ttl=2s worker=" + src
+			cfgPair := "preset=snowflake lease_ttl=2s max_outage=2s worker=" + src
+			cfgDC := "preset=snowflake datacenter=0 lease_ttl=2s max_outage=2s worker=" + src
 			pairs := map[string]string{}
 			add := func(who, pair string) {
 				require.NotEmpty(t, pair, who)
@@ -630,11 +630,11 @@ func TestBadSourcesFailBoundedAndClearly(t *testing.T) {
 		})
 	}
 	// A wrong ZooKeeper password: the nodes belong to another identity.
-	good := "lease_ttl=2s worker=zk://alice:right@" + zkConnect + "/" + testRoot(t)
+	good := "lease_ttl=2s max_outage=2s worker=zk://alice:right@" + zkConnect + "/" + testRoot(t)
 	a := startHolder(t, good, 500)
 	require.Empty(t, a.open)
 	require.NotContains(t, a.cfg, "right@", "no password in the configuration string")
-	b := startHolder(t, "lease_ttl=2s worker=zk://alice:hunter2@"+zkConnect+"/"+testRoot(t), 500)
+	b := startHolder(t, "lease_ttl=2s max_outage=2s worker=zk://alice:hunter2@"+zkConnect+"/"+testRoot(t), 500)
 	require.True(t, strings.HasPrefix(b.open, "open -5 "), b.open)
 	require.Contains(t, b.open, "not authorized")
 	require.NotContains(t, b.open, "hunter2")

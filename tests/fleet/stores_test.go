@@ -158,7 +158,7 @@ func TestZooKeeperStoreLeasesAgainAfterItsSessionExpired(t *testing.T) {
 // thaw, with no id issued twice.
 func TestZooKeeperHolderLeasesAgainAfterItsSessionExpired(t *testing.T) {
 	p := startProxy(t, zkConnect)
-	cfg := "layout=time:41,seq:22 lease_ttl=2s worker=zk://" + p.addr() + "/" + testRoot(t)
+	cfg := "layout=time:41,seq:22 lease_ttl=2s max_outage=2s worker=zk://" + p.addr() + "/" + testRoot(t)
 	a := startHolder(t, cfg, 100)
 	require.Empty(t, a.open, a.open)
 	time.Sleep(500 * time.Millisecond)

@@ -259,7 +259,7 @@ func TestSwitchWhenEveryOtherPairIsAheadToo(t *testing.T) {
 	}
 	_, err = Open(spec, Options{Store: st})
 	require.ErrorIs(t, err, errs.ErrClockBackwards)
-	require.Contains(t, err.Error(), "no free pair's record is behind the clock")
+	require.Contains(t, err.Error(), "no free pair's record can be waited out within it")
 	// Both pairs are free again afterwards.
 	st.SetRecord(pool, lease.Pair{Worker: 1}, lease.Record{IssuedUpTo: nowTick() - 1000})
 	g, err := Open(spec, Options{Store: st})

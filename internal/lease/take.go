@@ -57,28 +57,50 @@ func (k *Keeper) leaseLocked(old *Lease) error {
 
 // acquire asks the store twice: first for a pair among the lowest that
 // needs no wait (its record behind the clock, or still this Keeper's own),
-// then for any free pair. A counter layout never takes a pair whose record
-// is missing.
+// then for any free pair whose record can be passed at all (a counter
+// layout never takes a pair whose record is missing).
 func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim, error) {
 	prefer := req
 	prefer.Limit = preferScan
 	prefer.Skip = func(p Pair, rec Record, st State) bool {
-		switch {
-		case !k.accepts(p):
-			return true
-		case own(p, rec, st) || st == Fresh:
-			return false
-		case st == Missing || st == Unmarked:
-			return true
-		}
-		return mutant != "ignore-predecessor" && k.iss.Until(rec.IssuedUpTo) > 0
+		return !own(p, rec, st) && k.waitFor(p, rec, st) > 0
 	}
 	if c, err := k.acquireOnce(prefer); err == nil {
 		return c, nil
 	}
-	_, canLose := k.iss.LostFloor()
-	req.Skip = func(p Pair, _ Record, st State) bool { return st == Missing && !canLose || !k.accepts(p) }
+	req.Skip = func(p Pair, rec Record, st State) bool { return k.waitFor(p, rec, st) == never }
 	return k.acquireOnce(req)
+}
+
+// never is waitFor's answer for a pair that must not be taken.
+const never = time.Duration(math.MaxInt64)
+
+// floorFor is what a pair's record says its predecessors may have issued,
+// in the generator's terms: -1 for nothing (a fresh pair), and false for a
+// lost record a clockless counter cannot pass.
+func (k *Keeper) floorFor(rec Record, st State) (int64, bool) {
+	lost, canLose := k.iss.LostFloor()
+	switch {
+	case mutant == "missing-is-new" && st == Missing, mutant == "ignore-predecessor":
+		return -1, true
+	case st == Fresh || st == Unmarked && !canLose:
+		return -1, true
+	case st == Missing || st == Unmarked:
+		// A holder whose record was lost may issue up to its fence: at
+		// most one max_outage (plus its max_drift) from now.
+		return lost, canLose
+	}
+	return rec.IssuedUpTo, true
+}
+
+// waitFor is how long taking a pair would wait for its record (never: a
+// pair this generator must not take).
+func (k *Keeper) waitFor(p Pair, rec Record, st State) time.Duration {
+	floor, ok := k.floorFor(rec, st)
+	if !ok || !k.accepts(p) {
+		return never
+	}
+	return k.iss.Until(floor)
 }
 
 func (k *Keeper) acquireOnce(req Request) (Claim, error) {
@@ -99,22 +121,12 @@ func (k *Keeper) abandon(c Claim) {
 // layout's counter has room, then on_clock_back (switch: errSwitch).
 func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 	rec, st := c.Predecessor()
-	lost, canLose := k.iss.LostFloor()
-	switch {
-	case mutant == "missing-is-new" && st == Missing:
-		return -1, 0, false, nil
-	case mutant == "ignore-predecessor":
-		return -1, rec.Backwards, false, nil
-	case st == Fresh || st == Unmarked && !canLose:
-		return -1, 0, false, nil
-	case st == Missing && !canLose:
+	floor, ok := k.floorFor(rec, st)
+	if !ok {
 		return 0, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it: a counter layout cannot wait its way past a lost record; restore the record or use another lease_dir", c.Where())
-	case st == Missing || st == Unmarked:
-		// A holder whose record was removed may issue up to its fence: at
-		// most one max_outage (plus its max_drift) from now.
-		st, floor = Missing, lost
-	default:
-		floor, era = rec.IssuedUpTo, rec.Backwards
+	}
+	if st == Present && mutant != "ignore-predecessor" {
+		era = rec.Backwards
 	}
 	ahead := k.iss.Until(floor)
 	if ahead == 0 {
@@ -135,7 +147,7 @@ func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 			return 0, 0, false, errSwitch
 		}
 	}
-	if ahead > limit && st == Missing {
+	if ahead > limit && st != Present {
 		return 0, 0, false, errs.New(errs.ErrClockBackwards, "%s has no record: waiting for everything its last holder may have issued to pass (%s) would take longer than max_wait %s", c.Where(), ahead, limit)
 	}
 	// Wait even when the record is far ahead: the clock may be stepped
@@ -157,16 +169,15 @@ func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 }
 
 // switchLocked gives up c, whose record is too far ahead of the clock, and
-// takes a free pair whose record is behind it (on_clock_back=switch).
+// takes a free pair whose record it can wait out within max_wait
+// (on_clock_back=switch).
 func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 	gave := c.Pair()
 	k.abandon(c)
-	req.Skip = func(p Pair, rec Record, st State) bool {
-		return st == Missing || st == Present && k.iss.Until(rec.IssuedUpTo) > 0 || !k.accepts(p)
-	}
+	req.Skip = func(p Pair, rec Record, st State) bool { return k.waitFor(p, rec, st) > k.cfg.Rollback.MaxWait }
 	nc, err := k.acquireOnce(req)
 	if err != nil {
-		return nil, errs.New(errs.ErrClockBackwards, "on_clock_back=%s: the record of pair %s is ahead of the clock by more than max_wait, and no free pair's record is behind the clock: %v", k.cfg.Rollback.Policy, gave, err)
+		return nil, errs.New(errs.ErrClockBackwards, "on_clock_back=%s: the record of pair %s is ahead of the clock by more than max_wait, and no free pair's record can be waited out within it: %v", k.cfg.Rollback.Policy, gave, err)
 	}
 	k.switched = &gave
 	return nc, nil

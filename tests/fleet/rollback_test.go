@@ -56,7 +56,7 @@ func poolIn(t *testing.T, dir string) string {
 
 func TestRestartsWithTheClockSetBackBackwardsThenPolicy(t *testing.T) {
 	dir := t.TempDir()
-	base := "layout=time:41,backwards:2,worker:3,seq:12 worker=lease lease_dir=" + dir + " max_wait=100ms"
+	base := "layout=time:41,backwards:2,worker:3,seq:12 worker=lease lease_dir=" + dir // max_wait: the default, which covers a new pair's wait for a lost record (max_outage)
 	c, err := config.Parse(base)
 	require.NoError(t, err)
 	f := func(k layout.FieldKind, id int64) int64 { return c.Layout.Get(id, k) }

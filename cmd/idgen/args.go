@@ -1,0 +1,157 @@
+package main
+
+// The command line: each word's flags, parsed in any order, and the usage.
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// opts are the parsed command line.
+type opts struct {
+	word   string
+	config string
+	hasCfg bool
+	n      int64
+	json   bool
+	svg    string
+	base   int
+	fixed  bool
+	args   []string
+	help   bool
+	flags  []string // the flags given, by their canonical name, in order
+}
+
+// wordFlags are the flags each word takes (-h and --help: every word); a
+// flag of another word is a usage error, never silently ignored.
+var wordFlags = map[string][]string{
+	"next":    {"-n", "-c"},
+	"decode":  {"-c", "--json"},
+	"explain": {"-c", "--svg"},
+	"format":  {"-b", "--fixed"},
+	"parse":   {"-b"},
+}
+
+// checkFlags refuses a flag that does not belong to the word.
+func (o *opts) checkFlags() error {
+	if o.word == "" {
+		return nil // run asks which word
+	}
+	for _, f := range o.flags {
+		ok := false
+		for _, w := range wordFlags[o.word] {
+			ok = ok || w == f
+		}
+		if !ok {
+			return usageError{fmt.Sprintf("%s does not take %s (its flags: %s)", o.word, f, strings.Join(wordFlags[o.word], ", "))}
+		}
+	}
+	return nil
+}
+
+var words = map[string]string{
+	"next":    "idgen next [-n N] [-c CONFIG]: print N new ids, one per line",
+	"decode":  "idgen decode [-c CONFIG] [--json] [ID ...]: print the fields of ids (decimal or 0x hex; stdin lines when none)",
+	"explain": "idgen explain [-c CONFIG] [--svg FILE]: draw the bit layout and print its limits",
+	"format":  "idgen format [-b BASE] [--fixed] ID ...: print ids as text in base 2..62 (default 62)",
+	"parse":   "idgen parse [-b BASE] TEXT ...: print the ids that text in base 2..62 stands for",
+}
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, w := range []string{"next", "decode", "explain", "format", "parse"} {
+		b.WriteString("  " + words[w] + "\n")
+	}
+	b.WriteString("flags may come before or after the word; CONFIG defaults to $IDGEN_CONFIG, then the defaults\n")
+	return b.String()
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func parseArgs(argv []string) (*opts, error) {
+	o := &opts{n: 1, base: 62}
+	value := func(i *int, name string) (string, error) {
+		if *i+1 >= len(argv) {
+			return "", usageError{name + " needs a value"}
+		}
+		*i++
+		return argv[*i], nil
+	}
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "-") || a == "-" || len(a) > 1 && a[1] >= '0' && a[1] <= '9' {
+			if o.word == "" {
+				if _, ok := words[a]; !ok {
+					return nil, usageError{fmt.Sprintf("unknown word %q", a)}
+				}
+				o.word = a
+			} else {
+				o.args = append(o.args, a)
+			}
+			continue
+		}
+		if !hasVal {
+			name = a
+		}
+		get := func() (string, error) {
+			if hasVal {
+				return val, nil
+			}
+			return value(&i, name)
+		}
+		var err error
+		flag := map[string]string{"--config": "-c", "--base": "-b"}[name]
+		if flag == "" {
+			flag = name
+		}
+		switch name {
+		case "-h", "--help":
+			o.help = true
+			flag = ""
+		case "-c", "--config":
+			o.config, err = get()
+			o.hasCfg = true
+		case "-n":
+			var s string
+			if s, err = get(); err == nil {
+				o.n, err = strconv.ParseInt(s, 10, 64)
+				if err != nil || o.n < 0 {
+					err = usageError{fmt.Sprintf("-n wants a whole number >= 0, got %q", s)}
+				}
+			}
+		case "--json":
+			o.json = true
+		case "--svg":
+			o.svg, err = get()
+		case "-b", "--base":
+			var s string
+			if s, err = get(); err == nil {
+				b, e := strconv.Atoi(s)
+				if e != nil {
+					err = usageError{fmt.Sprintf("-b wants a number from 2 to 62, got %q", s)}
+				}
+				o.base = b
+			}
+		case "--fixed":
+			o.fixed = true
+		default:
+			return nil, usageError{fmt.Sprintf("unknown flag %s", name)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if flag != "" {
+			o.flags = append(o.flags, flag)
+		}
+	}
+	if !o.hasCfg {
+		o.config = os.Getenv("IDGEN_CONFIG")
+	}
+	return o, nil
+}

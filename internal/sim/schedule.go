@@ -73,7 +73,8 @@ func Run(seed uint64, trace bool) (res Result) {
 	s := &sched{w: w, spec: spec, su: su}
 	w.others = s.runKeepers
 	for i := 0; i < 2+r.intn(3); i++ {
-		w.procs = append(w.procs, &Proc{id: i, w: w, skew: int64(r.dur(800*time.Millisecond)) - int64(400*time.Millisecond)})
+		skew := int64(r.dur(800*time.Millisecond)) - int64(400*time.Millisecond)
+		w.procs = append(w.procs, &Proc{id: i, w: w, skew: skew, maxSkew: skew})
 	}
 	w.tracef("seed %#x: %s on a %s store, %d processes: %s", seed, su.Name, su.Kind, len(w.procs), su.Config)
 	defer func() {
@@ -191,7 +192,7 @@ func (s *sched) act() {
 	case n < 64:
 		w.tracef("p%d killed (-9)", p.id)
 		p.g, p.k = nil, nil
-		p.skew = int64(r.dur(800*time.Millisecond)) - int64(400*time.Millisecond)
+		p.restartClock(s.su.Leased)
 	case n < 68:
 		w.tracef("p%d closes", p.id)
 		_ = p.g.Close()
@@ -271,6 +272,7 @@ func leasedOf(g gen.Generator) string {
 func (s *sched) configure(p *Proc) {
 	w := s.w
 	p.skew = int64(w.rnd.dur(800*time.Millisecond)) - int64(400*time.Millisecond)
+	p.maxSkew = max(p.maxSkew, p.skew)
 	g, err := gen.Open(s.specOf(p), gen.Options{Clock: &procClock{p: p}})
 	if err != nil {
 		w.tracef("p%d configure: %v", p.id, err)

@@ -82,6 +82,19 @@ type Proc struct {
 	gid     int   // the generator's number (the checker's key)
 	blocked int64 // world time spent inside the current call
 	busy    bool  // inside a call that sleeps
+	maxSkew int64 // the largest skew its clock had
+}
+
+// restartClock is the clock of a process started again. A leased
+// generator must survive any clock, so it may be behind; a fixed worker is
+// unique across restarts only while the clock does not go back (that is
+// what a lease is for), so it is never behind what the process read before.
+func (p *Proc) restartClock(leased bool) {
+	p.skew = int64(p.w.rnd.dur(800*time.Millisecond)) - int64(400*time.Millisecond)
+	if !leased {
+		p.skew = p.maxSkew + int64(p.w.rnd.dur(50*time.Millisecond))
+	}
+	p.maxSkew = max(p.maxSkew, p.skew)
 }
 
 // procClock is a process's clock: the world's time plus its skew, never

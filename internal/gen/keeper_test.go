@@ -1,0 +1,53 @@
+package gen
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/leasetest"
+)
+
+// Found by the simulator: a session generator that loses its pair and
+// leases again must not take a lower worker, whose ids (the worker is in
+// their top bits) would be lower than those it issued.
+func TestSessionLeasesAgainOnlyUpward(t *testing.T) {
+	st := leasetest.New()
+	cfg := "preset=zk-session layout=worker:2,time:40,seq:16 worker=lease lease_ttl=300ms"
+	a := openWith(t, cfg, nil, st)
+	b := openWith(t, cfg, nil, st)
+	c := openWith(t, cfg, nil, st)
+	require.Contains(t, c.Config(), "leased=0/2")
+	last := next(t, c)
+	require.NoError(t, a.Close())
+	require.NoError(t, b.Close()) // workers 0 and 1 are free now, 3 too
+	spec, _ := config.Parse(cfg)
+	pool := poolOf(spec).Name
+	st.Kick(pool, lease.Pair{Worker: 2})
+	taken := lease.Pair{Worker: 2} // another holder takes it at once
+	_, err := st.Acquire(context.Background(), lease.Request{Pool: poolOf(spec), DC: -1, First: &taken, Limit: 1})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return StatsOf(c).LeasesTaken == 2 }, 3*time.Second, 5*time.Millisecond)
+	require.Contains(t, c.Config(), "leased=0/3", "upward only")
+	require.Greater(t, next(t, c), last)
+}
+
+// Found by the simulator: in a lease directory the pool already used, a
+// zk-session generator takes a pair that never had a file (its record is
+// missing, like a deleted one) by starting above what a lost holder could
+// have counted, without refusing and without waiting.
+func TestSessionTakesANeverUsedPairOfAUsedHostPool(t *testing.T) {
+	dir := t.TempDir()
+	cfg := "preset=zk-session worker=lease lease_dir=" + dir
+	a := open(t, cfg, nil)
+	start := time.Now()
+	b := open(t, cfg, nil)
+	require.Less(t, time.Since(start), 500*time.Millisecond, "no wait for a counter")
+	pa, _ := a.Decode(next(t, a))
+	pb, _ := b.Decode(next(t, b))
+	require.NotEqual(t, pa.Worker, pb.Worker)
+}

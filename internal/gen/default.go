@@ -90,6 +90,8 @@ func WithDefault(f func(Generator) error) error {
 type stateful interface {
 	stateWord() *atomic.Uint64
 	space() string
+	v(state uint64) int64
+	tallied() *tally
 }
 
 // Continue moves g above everything prev (closed) issued when both issue
@@ -107,7 +109,11 @@ func Continue(g, prev Generator) {
 	last := b.stateWord().Load() &^ closedBit
 	for w := a.stateWord(); ; {
 		cur := w.Load()
-		if cur&closedBit != 0 || cur >= last || w.CompareAndSwap(cur, last) {
+		if cur&closedBit != 0 || cur >= last {
+			return
+		}
+		if w.CompareAndSwap(cur, last) {
+			a.tallied().moved(a.v(cur), a.v(last), 0) // it issued nothing by moving
 			return
 		}
 	}
@@ -116,6 +122,10 @@ func Continue(g, prev Generator) {
 func (g *timeGen) stateWord() *atomic.Uint64 { return &g.state }
 func (g *session) stateWord() *atomic.Uint64 { return &g.state }
 func (g *zxidGen) stateWord() *atomic.Uint64 { return &g.state }
+
+func (g *timeGen) tallied() *tally { return &g.issued }
+func (g *session) tallied() *tally { return &g.issued }
+func (g *zxidGen) tallied() *tally { return &g.issued }
 
 // space names a generator's id space and fixed pair; "" for a leased one,
 // whose pair no other live generator holds.

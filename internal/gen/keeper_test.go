@@ -51,3 +51,33 @@ func TestSessionTakesANeverUsedPairOfAUsedHostPool(t *testing.T) {
 	pb, _ := b.Decode(next(t, b))
 	require.NotEqual(t, pa.Worker, pb.Worker)
 }
+
+// Stats count every id issued, whatever path issued it (the fast path, a
+// batch over several ticks, a tick wait, a takeover's jump over a record)
+// though the count is kept per tick, not per id.
+func TestStatsCountEveryID(t *testing.T) {
+	for _, cfg := range []string{
+		"layout=time:41,seq:4 worker=0", // 16 ids a tick: tick waits, batches over many ticks
+		"layout=time:41,seq:4 worker=0 seq_start=random:8",
+		"preset=zk-session worker=3",
+		"preset=zxid layout=epoch:32,counter:4 worker=0", // epochs roll over every 15 ids
+	} {
+		g := open(t, cfg, nil)
+		n := int64(0)
+		for i := 0; i < 50; i++ {
+			next(t, g)
+			n++
+			batch := make([]int64, 1+i%37)
+			require.NoError(t, g.NextBatch(batch))
+			n += int64(len(batch))
+		}
+		require.Equal(t, n, StatsOf(g).Issued, cfg)
+	}
+	st := leasetest.New()
+	spec, _ := config.Parse("layout=time:41,seq:4 worker=lease")
+	st.SetRecord(poolOf(spec).Name, lease.Pair{}, lease.Record{IssuedUpTo: time.Now().UnixMilli() - 1288834974657 + 50})
+	g := openWith(t, "layout=time:41,seq:4 worker=lease", nil, st)
+	require.Equal(t, int64(0), StatsOf(g).Issued, "a jump over a record issues nothing")
+	require.NoError(t, g.NextBatch(make([]int64, 40)))
+	require.Equal(t, int64(40), StatsOf(g).Issued)
+}

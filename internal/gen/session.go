@@ -27,7 +27,7 @@ type session struct {
 	max       uint64        // the largest counter value
 	seqBits   uint
 	lm        *leaser
-	issued    atomic.Int64 // ids handed out (stats)
+	issued    tally // ids handed out (stats)
 	cfgString string
 }
 
@@ -46,6 +46,7 @@ func newSession(sh *shape, lm *leaser) (*session, error) {
 		return nil, errs.Key("epoch", "%s is in the future", fmtTime(c.EpochMs))
 	}
 	g.state.Store(g.counterAt(sh.clock.Now()))
+	g.issued.moved(0, g.v(g.state.Load()), 0)
 	if lm != nil {
 		if err := lm.take(g, lease.Rollback{}); err != nil {
 			return nil, err
@@ -96,7 +97,8 @@ func (g *session) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
 		if old&closedBit != 0 {
 			return errClosed
 		}
-		if g.state.CompareAndSwap(old, max(start, old)) {
+		if next := max(start, old); g.state.CompareAndSwap(old, next) {
+			g.issued.moved(g.v(old), g.v(next), 0)
 			g.lm.hold.Store(&holding{l: l, fixed: g.cfg.Layout.Put(layout.FieldWorker, l.Pair.Worker)})
 			return nil
 		}
@@ -138,7 +140,7 @@ func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 		if err := fence(h, int64(old+got-1), &g.state); err != nil {
 			return 0, 0, 0, err
 		}
-		if g.state.CompareAndSwap(old, old+got) {
+		if g.state.CompareAndSwap(old, old+got) { // v moves by got: nothing to count
 			return old, got, high, nil
 		}
 	}
@@ -150,7 +152,6 @@ func (g *session) Next() (int64, error) {
 	if err != nil {
 		return -1, err
 	}
-	g.issued.Add(1)
 	return high | int64(c), nil
 }
 
@@ -160,11 +161,11 @@ func (g *session) NextBatch(out []int64) error {
 		c, got, high, err := g.reserve(n)
 		return high | int64(c), got, err
 	})
-	if err == nil {
-		g.issued.Add(int64(len(out)))
-	}
 	return err
 }
+
+// v is the state as a count (stats).
+func (g *session) v(state uint64) int64 { return int64(state &^ closedBit) }
 
 // Config is the resolved configuration.
 func (g *session) Config() string {

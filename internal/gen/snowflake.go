@@ -50,7 +50,7 @@ const closedBit = uint64(1) << 63
 type timeGen struct {
 	// The fields reserve reads on every call come first, together.
 	state      atomic.Uint64
-	issued     atomic.Int64     // ids handed out (stats)
+	issued     tally            // ids handed out (stats)
 	mono       *clock.MonoClock // the default clock, for its cheap reading; nil otherwise
 	seqBits    uint
 	seqMask    uint64
@@ -112,6 +112,7 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", fmtTime(c.EpochMs))
 	}
 	g.state.Store(g.seqMask) // tick 0, sequence used up: the first id is at tick >= 1
+	g.issued.moved(0, g.v(g.seqMask), 0)
 	if lm != nil {
 		if err := lm.take(g, g.rollback()); err != nil {
 			return nil, err
@@ -242,7 +243,8 @@ func (g *timeGen) reserve(n uint64) (int64, uint64, uint64, int64, error) {
 				return 0, 0, 0, 0, err
 			}
 		}
-		if g.state.CompareAndSwap(old, uint64(t)<<g.tickShift|era<<g.seqBits|(s+got-1)) {
+		if next := uint64(t)<<g.tickShift | era<<g.seqBits | (s + got - 1); g.state.CompareAndSwap(old, next) {
+			g.issued.moved(g.v(old), g.v(next), int64(got))
 			return t, s, got, fixed | int64(era)<<g.bwShift, nil
 		}
 	}
@@ -283,7 +285,6 @@ func (g *timeGen) Next() (int64, error) {
 	if err != nil {
 		return -1, err
 	}
-	g.issued.Add(1)
 	return g.compose(t, s, fixed), nil
 }
 
@@ -319,7 +320,9 @@ func (g *timeGen) nextFast() (int64, bool) {
 	if !g.state.CompareAndSwap(old, next) {
 		return 0, false
 	}
-	g.issued.Add(1)
+	if next&g.seqMask == 0 { // a new tick (in the same one v moves by one: nothing to count)
+		g.issued.moved(g.v(old), g.v(next), 1)
+	}
 	era := next >> g.seqBits & g.cbMask
 	return g.compose(t, next&g.seqMask, fixed|int64(era)<<g.bwShift), true
 }
@@ -340,9 +343,12 @@ func (g *timeGen) NextBatch(out []int64) error {
 		}
 		i += int(got)
 	}
-	g.issued.Add(int64(len(out)))
 	return nil
 }
+
+// v is what a state word says of its own tick's ids (stats): the
+// sequence number + 1.
+func (g *timeGen) v(state uint64) int64 { return int64(state&g.seqMask) + 1 }
 
 // Config is the resolved configuration.
 func (g *timeGen) Config() string {

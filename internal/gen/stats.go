@@ -2,6 +2,7 @@ package gen
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
@@ -25,6 +26,26 @@ type Stats struct {
 	SkewMs          int64 // this host's clock minus the store's; math.MinInt64 if unknown
 	SegmentLeft     int64 // -1: not a segment generator
 }
+
+// tally counts the ids a generator issued from the moves of its state
+// word, without an atomic add on the hot path: issued = base + v(state),
+// where v is what the state says about its own ids (the sequence number
+// + 1 in a tick; the counter itself), and a move that issues k ids
+// changes base only when v does not move by k (a new tick, a jump over a
+// predecessor's record, an epoch rolled over) — once a tick, not once an
+// id.
+type tally struct{ base atomic.Int64 }
+
+// moved accounts for a move of the state from v(old) to v(new) that
+// issued k ids.
+func (t *tally) moved(vOld, vNew, k int64) {
+	if d := k - (vNew - vOld); d != 0 {
+		t.base.Add(d)
+	}
+}
+
+// total is the ids issued, given v of the state now.
+func (t *tally) total(v int64) int64 { return t.base.Load() + v }
 
 // statser is a generator that reports more than the defaults.
 type statser interface{ stats(*Stats) }
@@ -52,7 +73,7 @@ func (sh *shape) fixedPair(s *Stats) {
 }
 
 func (g *timeGen) stats(s *Stats) {
-	s.Issued, s.TickWaits, s.ClockBacks = g.issued.Load(), g.tickWaits.Load(), g.clockBacks.Load()
+	s.Issued, s.TickWaits, s.ClockBacks = g.issued.total(g.v(g.state.Load())), g.tickWaits.Load(), g.clockBacks.Load()
 	if ahead := g.LastValue() - g.tick(); ahead > 0 {
 		s.DriftMs = g.UnixMs(ahead) - g.cfg.EpochMs
 	}
@@ -64,7 +85,7 @@ func (g *timeGen) stats(s *Stats) {
 }
 
 func (g *session) stats(s *Stats) {
-	s.Issued = g.issued.Load()
+	s.Issued = g.issued.total(g.v(g.state.Load()))
 	if g.lm == nil {
 		g.fixedPair(s)
 		return
@@ -73,7 +94,7 @@ func (g *session) stats(s *Stats) {
 }
 
 func (g *zxidGen) stats(s *Stats) {
-	s.Issued = g.issued.Load()
+	s.Issued = g.issued.total(g.v(g.state.Load()))
 	if g.lm != nil {
 		g.lm.stats(s)
 		s.Datacenter, s.Worker = -1, -1

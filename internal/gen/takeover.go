@@ -59,6 +59,7 @@ func (g *timeGen) Adopt(l *lease.Lease, floor, era int64, newEra bool) error {
 		}
 		next := uint64(max(floor, last))<<g.tickShift | uint64(era)<<g.seqBits | g.seqMask
 		if g.state.CompareAndSwap(old, next) {
+			g.issued.moved(g.v(old), g.v(next), 0)
 			g.lm.hold.Store(h)
 			return nil
 		}
@@ -114,7 +115,8 @@ func (g *timeGen) startEra(seen uint64, now int64) error {
 		if old&closedBit != 0 {
 			return errClosed
 		}
-		if g.state.CompareAndSwap(old, uint64(max(now-1, 0))<<g.tickShift|(era+1)<<g.seqBits|g.seqMask) {
+		if next := uint64(max(now-1, 0))<<g.tickShift | (era+1)<<g.seqBits | g.seqMask; g.state.CompareAndSwap(old, next) {
+			g.issued.moved(g.v(old), g.v(next), 0)
 			return nil
 		}
 	}

@@ -25,7 +25,7 @@ type zxidGen struct {
 	cmask     uint64 // all-ones counter: never issued; in the last epoch it marks the end
 	emax      uint64
 	lm        *leaser
-	issued    atomic.Int64 // ids handed out (stats)
+	issued    tally // ids handed out (stats)
 	cfgString string
 }
 
@@ -35,6 +35,7 @@ func newZxid(sh *shape, lm *leaser) (*zxidGen, error) {
 	cf, _ := c.Layout.Field(layout.FieldCounter)
 	g := &zxidGen{shape: sh, cbits: cf.Width, cmask: uint64(1)<<cf.Width - 1, emax: uint64(ef.Max()), lm: lm}
 	g.state.Store(uint64(c.ZxidEpoch) << g.cbits)
+	g.issued.moved(0, g.v(g.state.Load()), 0)
 	if lm != nil {
 		if err := lm.take(g, lease.Rollback{}); err != nil {
 			return nil, err
@@ -71,6 +72,7 @@ func (g *zxidGen) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
 			return errs.New(errs.ErrTimeOverflow, "zxid epochs are used up (the next would be %d, the field holds up to %d)", epoch, g.emax)
 		}
 		if g.state.CompareAndSwap(old, epoch<<g.cbits) {
+			g.issued.moved(g.v(old), g.v(epoch<<g.cbits), 0)
 			g.lm.hold.Store(&holding{l: l})
 			return nil
 		}
@@ -107,6 +109,7 @@ func (g *zxidGen) reserve(n uint64) (uint64, uint64, error) {
 			return 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, next) {
+			g.issued.moved(g.v(old), g.v(next), int64(got)) // an epoch rolled over: the skipped counter
 			return old, got, nil
 		}
 	}
@@ -118,7 +121,6 @@ func (g *zxidGen) Next() (int64, error) {
 	if err != nil {
 		return -1, err
 	}
-	g.issued.Add(1)
 	return int64(z), nil
 }
 
@@ -129,11 +131,11 @@ func (g *zxidGen) NextBatch(out []int64) error {
 		z, got, err := g.reserve(n)
 		return int64(z), got, err
 	})
-	if err == nil {
-		g.issued.Add(int64(len(out)))
-	}
 	return err
 }
+
+// v is the state as a count (stats).
+func (g *zxidGen) v(state uint64) int64 { return int64(state &^ closedBit) }
 
 // Config is the resolved configuration.
 func (g *zxidGen) Config() string {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,4 +81,65 @@ func TestStatsCountEveryID(t *testing.T) {
 	require.Equal(t, int64(0), StatsOf(g).Issued, "a jump over a record issues nothing")
 	require.NoError(t, g.NextBatch(make([]int64, 40)))
 	require.Equal(t, int64(40), StatsOf(g).Issued)
+}
+
+// hangingStore's renewals hang while hang is set (a store that accepted
+// the connection and never answers).
+type hangingStore struct {
+	*leasetest.Store
+	hang atomic.Bool
+}
+
+type hangingClaim struct {
+	lease.Claim
+	s *hangingStore
+}
+
+func (s *hangingStore) Acquire(ctx context.Context, req lease.Request) (lease.Claim, error) {
+	c, err := s.Store.Acquire(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return &hangingClaim{c, s}, nil
+}
+
+func (c *hangingClaim) Renew(ctx context.Context, rec lease.Record) error {
+	if c.s.hang.Load() {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return c.Claim.Renew(ctx, rec)
+}
+
+// A scrape during an outage answers at once: stats never wait for a
+// renewal hanging on the store (it holds the Keeper's lock for its whole
+// timeout).
+func TestStatsDoNotWaitForAHangingStore(t *testing.T) {
+	st := &hangingStore{Store: leasetest.New()}
+	g := openWith(t, "preset=snowflake worker=lease lease_ttl=3s", nil, st)
+	st.hang.Store(true)
+	time.Sleep(1100 * time.Millisecond) // the first renewal (every lease_ttl/3) is hanging now
+	start := time.Now()
+	s := StatsOf(g)
+	require.Less(t, time.Since(start), 100*time.Millisecond, "stats waited for the store")
+	require.Equal(t, int64(lease.StateHeld), s.LeaseState, "nothing has failed yet")
+	require.Eventually(t, func() bool { return StatsOf(g).LeaseState == lease.StateRiding }, 3*time.Second, 10*time.Millisecond)
+	st.hang.Store(false)
+}
+
+// Text ids count like numbers (DESIGN: "ids (numbers or text)").
+func TestStatsCountTextIDs(t *testing.T) {
+	for _, cfg := range []string{"preset=uuidv7", "preset=ulid", "preset=rocketmq", "preset=snowflake worker=0 text=base62"} {
+		c, err := config.Parse(cfg)
+		require.NoError(t, err)
+		g, err := Open(c, Options{})
+		require.NoError(t, err)
+		defer g.Close()
+		buf := make([]byte, g.TextLen())
+		for i := 0; i < 5000; i++ {
+			_, err := g.NextText(buf)
+			require.NoError(t, err)
+		}
+		require.Equal(t, int64(5000), StatsOf(g).Issued, cfg)
+	}
 }

@@ -41,6 +41,7 @@ type rocketGen struct {
 	last     int64  // time unit of the last id (unix ms or unix s)
 	inUnit   uint64 // ids issued in that unit
 	counter  uint64 // the next counter value (taken modulo perUnit)
+	issued   int64  // ids made (stats)
 	monStart int64  // rocketmq: the month that holds last, unix ms
 	monEnd   int64
 }
@@ -143,6 +144,7 @@ func (g *rocketGen) NextText(dst []byte) (int, error) {
 	seq := g.counter % g.perUnit
 	g.counter++
 	g.inUnit++
+	g.issued++
 	n := copy(dst, g.prefix)
 	putHex(dst[n:], field, 4)
 	if g.v1 {

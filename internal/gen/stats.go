@@ -100,3 +100,20 @@ func (g *zxidGen) stats(s *Stats) {
 		s.Datacenter, s.Worker = -1, -1
 	}
 }
+
+// Text presets: ids made, no lease.
+func (g *uuidGen) stats(s *Stats) {
+	s.Issued = g.issued.total(int64(g.state.w.Load() & v7CounterMax))
+}
+
+func (g *ulidGen) stats(s *Stats) {
+	g.mu.Lock()
+	s.Issued = g.issued
+	g.mu.Unlock()
+}
+
+func (g *rocketGen) stats(s *Stats) {
+	g.mu.Lock()
+	s.Issued = g.issued
+	g.mu.Unlock()
+}

@@ -34,6 +34,7 @@ type ulidGen struct {
 	mu     sync.Mutex
 	last   int64  // unix ms of the last id; -1 before it
 	hi, lo uint64 // its 80 bits: hi holds the top 16
+	issued int64  // ids made (stats)
 }
 
 func newULID(c *config.Spec, clk clock.Clock, ownClock bool) *ulidGen {
@@ -56,6 +57,7 @@ func (g *ulidGen) NextText(dst []byte) (int, error) {
 		return 0, err
 	}
 	putULID(dst, uint64(g.last)<<16|g.hi, g.lo)
+	g.issued++
 	return ulidLen, nil
 }
 

@@ -51,7 +51,8 @@ const (
 // uuidGen makes uuidv7 ids; see the file comment.
 type uuidGen struct {
 	randText
-	state paddedWord // ms<<v7CounterBits | counter of the last id; 0 before it
+	state  paddedWord // ms<<v7CounterBits | counter of the last id; 0 before it
+	issued tally      // its v is the counter: it moves by one but at a new ms
 }
 
 // paddedWord keeps the hot state word on a cache line of its own.
@@ -97,6 +98,9 @@ func (g *uuidGen) reserve() (uint64, error) {
 			continue
 		}
 		if g.state.w.CompareAndSwap(old, next) {
+			if next != old+1 {
+				g.issued.moved(int64(old&v7CounterMax), int64(next&v7CounterMax), 1)
+			}
 			return next, nil
 		}
 	}

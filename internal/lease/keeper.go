@@ -151,7 +151,8 @@ type Keeper struct {
 	gone     error     // cur was taken away: the Keeper leases again
 	switched *Pair     // the pair on_clock_back=switch gave up
 	closed   bool
-	st       Stats
+	st       Stats                 // counters, changed under mu
+	snap     atomic.Pointer[Stats] // st and the state as of the last change: Stats never waits for a store call
 	stop     chan struct{}
 	done     chan struct{}
 }
@@ -179,6 +180,7 @@ func Take(store Store, cfg Config, iss Issuer) (*Keeper, error) {
 	k.st.RenewedUnixMs = -1
 	k.mu.Lock()
 	err := k.leaseLocked(nil)
+	k.publishLocked()
 	k.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -297,6 +299,7 @@ func (k *Keeper) writeLocked(l *Lease, rec Record) error {
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL/3)
 	err := l.claim.Renew(ctx, rec)
 	cancel()
+	defer k.publishLocked()
 	switch {
 	case err == nil:
 		k.acked, k.ackedAt, k.failing = rec, sent, nil
@@ -341,24 +344,31 @@ func (k *Keeper) NewEra(era, v int64) error {
 	return nil
 }
 
-// Stats reports the state and counters.
-func (k *Keeper) Stats() Stats {
-	k.mu.Lock()
-	defer k.mu.Unlock()
+// publishLocked makes the counters and the state readable without the
+// lock, which a store call may hold for a renewal's whole timeout.
+func (k *Keeper) publishLocked() {
 	s := k.st
+	switch {
+	case k.closed:
+		s.State = StateNone
+	case k.failing != nil || k.gone != nil:
+		s.State = StateRiding // LOST once the clock passes the fence: see Stats
+	default:
+		s.State = StateHeld
+	}
+	k.snap.Store(&s)
+}
+
+// Stats reports the state and counters; it takes no lock, so a scrape
+// during a store outage answers at once.
+func (k *Keeper) Stats() Stats {
+	s := *k.snap.Load()
 	l := k.cur.Load()
 	s.Pair = l.Pair
 	f := l.fence.Load()
 	s.FenceUnixMs = k.iss.UnixMs(f)
-	switch {
-	case k.closed:
-		s.State = StateNone
-	case k.iss.Until(f) == 0 && (k.failing != nil || k.gone != nil):
+	if s.State == StateRiding && k.iss.Until(f) == 0 {
 		s.State = StateLost
-	case k.failing != nil || k.gone != nil:
-		s.State = StateRiding
-	default:
-		s.State = StateHeld
 	}
 	return s
 }
@@ -372,6 +382,7 @@ func (k *Keeper) Close() error {
 		return nil
 	}
 	k.closed = true
+	k.publishLocked()
 	k.mu.Unlock()
 	if k.stop != nil {
 		close(k.stop)

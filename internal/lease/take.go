@@ -211,6 +211,7 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool)
 		k.floor = floor
 	}
 	k.st.LeasesTaken++
+	k.publishLocked()
 	return nil
 }
 

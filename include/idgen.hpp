@@ -6,6 +6,7 @@
  *     idgen::Generator g("preset=snowflake worker=lease");
  *     int64_t id = g.next();                  // throws idgen::Error on failure
  *     idgen_parts p = g.decode(id);
+ *     idgen_stats st = g.stats();             // st.lease_state == IDGEN_LEASE_HELD, st.fence_unix_ms, ...
  *
  *     idgen::Generator u("preset=uuidv7");    // text presets: next_text()
  *     std::string s = u.next_text();          // "01a2...-....-7...-8...-............"
@@ -150,6 +151,15 @@ public:
             b[j] = static_cast<uint8_t>(hex(s[i]) << 4 | hex(s[i + 1]));
         }
         return b;
+    }
+
+    /* What this generator has done and where its lease stands, read at once:
+     * idgen_stats (lease_state an IDGEN_LEASE_* value; -1 where a field does
+     * not apply, skew_ms INT64_MIN while unknown). */
+    idgen_stats stats() const {
+        idgen_stats s{}; /* a library older than this header fills a prefix */
+        detail::check(idgen_get_stats(handle(), &s, sizeof s));
+        return s;
     }
 
     /* The effective configuration string. */

@@ -2,8 +2,14 @@
 // batches. Prints "N passed, N failed"; exits 1 on a failure.
 #include "idgen.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <thread>
 #include <vector>
@@ -27,6 +33,45 @@ template <class F> static int code_of(F f) {
         return e.code();
     }
     return 0;
+}
+
+static int64_t now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+/* Generator::stats(): a fixed worker, a leased pair, a closed generator. */
+static void test_stats() {
+    {
+        idgen::Generator g("preset=snowflake worker=3 datacenter=1");
+        idgen_stats st = g.stats();
+        CHECK(st.lease_state == IDGEN_LEASE_NONE && st.datacenter == 1 && st.worker == 3, "fixed: NONE and its pair");
+        CHECK(st.fence_unix_ms == -1 && st.renewed_unix_ms == -1 && st.leases_taken == 0, "fixed: no fence, no lease taken");
+        CHECK(st.issued == 0 && st.skew_ms == INT64_MIN && st.segment_left == -1, "fixed: nothing issued, no skew, no segment");
+        std::vector<int64_t> buf(100);
+        g.next(buf.data(), buf.size());
+        CHECK(g.stats().issued == 100, "a batch of 100 counts 100");
+        CHECK(g.next() > buf.back() && g.stats().issued == 101, "and one next, 101");
+        g.close();
+        CHECK(code_of([&] { g.stats(); }) == IDGEN_ECLOSED, "stats after close throws ECLOSED");
+    }
+    char dir[] = "/tmp/idgen-hpp-stats-XXXXXX";
+    CHECK(mkdtemp(dir) != nullptr, "mkdtemp");
+    struct stat sb;
+    CHECK(stat(dir, &sb) == 0 && (sb.st_mode & 0777) == 0700 && sb.st_uid == getuid(), "lease dir: ours, 0700");
+    {
+        int64_t before = now_ms();
+        idgen::Generator g(std::string("preset=snowflake worker=lease lease_dir=") + dir);
+        idgen_parts p = g.decode(g.next());
+        idgen_stats st = g.stats();
+        CHECK(st.lease_state == IDGEN_LEASE_HELD, "leased: HELD");
+        CHECK(st.datacenter == p.datacenter && st.worker == p.worker, "leased: the pair its ids carry");
+        std::string leased = "leased=" + std::to_string(st.datacenter) + "/" + std::to_string(st.worker);
+        CHECK(g.config().find(leased) != std::string::npos, "leased: the pair the config string names");
+        CHECK(st.fence_unix_ms > before && st.fence_unix_ms < before + 5000, "leased: fence ~ now + max_outage (1s)");
+        CHECK(st.leases_taken == 1 && st.issued >= 1, "leased: one lease taken");
+    }
+    std::filesystem::remove_all(dir);
 }
 
 int main() {
@@ -114,6 +159,7 @@ int main() {
         CHECK(code_of([&] { l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAI"); }) == IDGEN_EINVAL, "ULID letter I");
         CHECK(code_of([&] { l.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on ulid");
     }
+    test_stats();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

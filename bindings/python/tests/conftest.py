@@ -11,8 +11,10 @@ import pytest
 
 @pytest.fixture
 def lease_dir(tmp_path: Path) -> Iterator[str]:
+    """A lease directory as the library wants one: the caller's own, 0700."""
     d = tmp_path / "leases"
-    d.mkdir()
+    d.mkdir(mode=0o700)
+    d.chmod(0o700)
     yield str(d)
 
 

@@ -15,6 +15,9 @@ client's 34-character id), UUIDv7s (``preset=uuidv7``, also as
 :meth:`Generator.next_text`; :meth:`Generator.decode_text` reads them back
 into a :class:`TextParts`.
 
+:meth:`Generator.stats` reports what a generator has done and where its
+lease stands (:class:`Stats`, :class:`LeaseState`), for monitoring.
+
 The library is loaded on first use, not on import. Under ``fork`` a child of
 a process that had loaded it gets :class:`ForkedError`; use the ``spawn`` or
 ``forkserver`` start method, or load idgen only in the children.
@@ -37,11 +40,14 @@ from ._errors import (
 )
 from ._generator import Generator
 from ._parts import Parts, TextParts
+from ._stats import LeaseState, Stats
 
 __all__ = [
     "Generator",
     "Parts",
     "TextParts",
+    "Stats",
+    "LeaseState",
     "IdgenError",
     "ConfigError",
     "InvalidIdError",

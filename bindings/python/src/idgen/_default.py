@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 from . import _ffi
 from ._errors import _check, _check_decode, _check_id, _cstr, _error
-from ._generator import _id_list
+from ._buffers import id_list
 from ._parts import Parts, _parts
 
 
@@ -38,7 +38,7 @@ def next_id() -> int:
 
 def next_ids(n: int) -> list[int]:
     """n strictly increasing ids of the default generator."""
-    return _id_list(n, lambda addr: _ffi.lib().waiting.idgen_next_ids(addr, n))
+    return id_list(n, lambda addr: _ffi.lib().waiting.idgen_next_ids(addr, n))
 
 
 def decode(id: int) -> Parts:

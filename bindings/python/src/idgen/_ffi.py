@@ -15,7 +15,7 @@ import os
 import threading
 from ctypes import POINTER, c_char_p, c_int, c_int32, c_int64, c_size_t, c_uint8, c_void_p
 from importlib import resources
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 OK = 0
 EINVAL = -1
@@ -26,6 +26,10 @@ EWORKER = -5
 ERANGE = -6
 EFORKED = -7
 EINTERNAL = -99
+
+# A generator's handle as the binding passes it: a small token as a Python
+# int (the cheapest argument ctypes has), else a c_void_p.
+Handle = Union[int, c_void_p]
 
 
 class Parts(ctypes.Structure):
@@ -56,6 +60,27 @@ class TextParts(ctypes.Structure):
     ]
 
 
+class Stats(ctypes.Structure):
+    """idgen_stats: fields are only ever appended (pass its sizeof)."""
+
+    _fields_ = [
+        ("issued", c_int64),
+        ("tick_waits", c_int64),
+        ("clock_backs", c_int64),
+        ("drift_ms", c_int64),
+        ("lease_state", c_int64),
+        ("datacenter", c_int64),
+        ("worker", c_int64),
+        ("fence_unix_ms", c_int64),
+        ("renewed_unix_ms", c_int64),
+        ("renewals", c_int64),
+        ("renewal_failures", c_int64),
+        ("leases_taken", c_int64),
+        ("skew_ms", c_int64),
+        ("segment_left", c_int64),
+    ]
+
+
 # name: (restype, argtypes)
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "idgen_version": (c_char_p, []),
@@ -68,6 +93,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "idgen_decode_with": (c_int, [c_void_p, c_int64, POINTER(Parts)]),
     "idgen_compose": (c_int, [c_void_p, POINTER(Parts), POINTER(c_int64)]),
     "idgen_config_string": (c_int, [c_void_p, c_char_p, c_size_t]),
+    "idgen_get_stats": (c_int, [c_void_p, POINTER(Stats), c_size_t]),
     "idgen_configure": (c_int, [c_char_p]),
     "idgen_next_id": (c_int64, []),
     "idgen_next_ids": (c_int, [c_void_p, c_size_t]),

@@ -1,88 +1,23 @@
-"""Generator: a handle on one generator of the library (ids as numbers or
-as text), and the run-serving _RunGenerator that one-call-per-id layouts
-with a 1 ms tick become."""
+"""Generator: a handle on one generator of the library (ids as numbers;
+text ids come from the TextIds mixin in _text), and the run-serving
+_RunGenerator that one-call-per-id layouts with a 1 ms tick become (which
+ones: _runs)."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
 import os
-import re
 import threading
-import uuid
 import weakref
-from array import array
 from time import monotonic_ns as _monotonic_ns
-from typing import Any, Callable, Union
+from typing import Any, Callable
 
-from . import _ffi, _text
-from ._errors import ConfigError, _check, _check_decode, _check_id, _cstr, _error
-from ._parts import Parts, TextParts, _parts, _text_parts
-
-_ZERO = (0,)
-
-
-def _id_list(n: int, fill: Callable[[int], int]) -> list[int]:
-    """n ids as a list: fill(address) writes them into an int64 buffer."""
-    if n < 0:
-        raise ConfigError(f"n must be >= 0, got {n}", _ffi.EINVAL)
-    if n == 0:
-        return []
-    out = array("q", _ZERO) * n
-    addr, _ = out.buffer_info()
-    _check(fill(addr))
-    return out.tolist()
-
-
-def _int64_buffer(buf: Any) -> tuple[Any, int]:
-    """A ctypes view of a writable, contiguous buffer of int64, and its length."""
-    try:
-        view = memoryview(buf)
-    except TypeError:
-        raise TypeError(f"expected a writable buffer of int64, not {type(buf).__name__}") from None
-    fmt = view.format.lstrip("@=<")
-    if view.itemsize != 8 or fmt not in ("q", "l"):
-        raise TypeError(f"expected a buffer of int64 (format 'q'), got format {view.format!r}")
-    if view.readonly:
-        raise TypeError("the buffer is read-only")
-    if not view.c_contiguous:
-        raise TypeError("the buffer must be contiguous")
-    n = view.nbytes // 8
-    if n == 0:
-        return None, 0
-    return (ctypes.c_int64 * n).from_buffer(view), n
-
-
-# ---- generators ----------------------------------------------------------------
-
-_UNIT = re.compile(r"(?:^| )unit=(\d+)(ms|s)(?: |$)")
-_SEQ = re.compile(r"(?:^| )layout=\S*?\bseq:(\d+)")
-
-
-def _tick_ms(config: str) -> int:
-    """The tick of a resolved config in ms; 0 if it has none (zxid)."""
-    m = _UNIT.search(config)
-    if m is None:
-        return 0
-    return int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
-
-# next_id reserves runs of ids ahead (see Generator.next_id). An id of a run
-# is handed out at most _FRESH_NS after the run was reserved; a run holds at
-# most _MAX_RUN ids and at most a quarter of one tick's sequence.
-_FRESH_NS = 1_000_000
-_MAX_RUN = 1024
-
-
-def _run_limit(config: str, tick_ms: int) -> int:
-    """The longest run next_id may reserve for a generator of this
-    (resolved) config: 1, no runs, unless it is a Snowflake-family scheme
-    on a 1 ms tick. ZooKeeper session ids and zxids are dense counters a
-    dropped run would leave holes in, and on a longer tick a run could wait
-    for the next tick while its first ids grow old."""
-    seq = _SEQ.search(config)
-    if " on_exhausted=" not in config or tick_ms != 1 or seq is None:
-        return 1
-    return max(1, min(_MAX_RUN, (1 << int(seq.group(1))) >> 2))
+from . import _ffi, _runs, _text
+from ._buffers import id_list, int64_buffer
+from ._errors import _check, _check_decode, _check_id, _cstr, _error
+from ._parts import Parts, _parts
+from ._stats import Stats, _stats
 
 
 def _close_handle(handle: ctypes.c_void_p) -> None:
@@ -105,7 +40,7 @@ def _drop_runs_in_child() -> None:
 os.register_at_fork(after_in_child=_drop_runs_in_child)
 
 
-class Generator:
+class Generator(_text.TextIds):
     """An id generator opened from a configuration string.
 
     Thread-safe; ids strictly increase across all threads. Use it as a
@@ -118,6 +53,8 @@ class Generator:
     gives :class:`uuid.UUID` objects through :meth:`next_uuid`. Any numeric
     preset makes text too, in the form its ``text=`` key names (``dec``,
     ``base36``, ``base62``).
+
+    :meth:`stats` reports what it has done and where its lease stands.
     """
 
     __slots__ = (
@@ -137,10 +74,10 @@ class Generator:
         # into the pointer-sized register: the cheapest argument it has
         # (~40 ns less than a c_void_p). Tokens are small until about two
         # thousand generators have been opened; larger ones stay c_void_p.
-        self._h: Union[int, ctypes.c_void_p] = token if 0 < token < 1 << 31 else handle
+        self._h: _ffi.Handle = token if 0 < token < 1 << 31 else handle
         self._finalizer = weakref.finalize(self, _close_handle, handle)
         resolved = self.config
-        tick_ms = _tick_ms(resolved)
+        tick_ms = _runs.tick_ms(resolved)
         # A tick longer than 1 ms can mean a long wait for the next one:
         # then a single next releases the GIL; otherwise it keeps it
         # (cheaper). A batch may wait for a tick: it always releases it.
@@ -159,7 +96,7 @@ class Generator:
         self._fresh = 0
         self._filled = 0
         self._k = 1
-        self._kmax = _run_limit(resolved, tick_ms)
+        self._kmax = _runs.run_limit(resolved, tick_ms)
         self._lock = threading.Lock()
         _live.add(self)
         if self._kmax > 1:
@@ -217,12 +154,12 @@ class Generator:
 
     def next_ids(self, n: int) -> list[int]:
         """A list of n strictly increasing ids."""
-        return _id_list(n, lambda addr: self._batch(addr, n))
+        return id_list(n, lambda addr: self._batch(addr, n))
 
     def next_ids_into(self, buf: Any) -> None:
         """Fills a writable buffer of int64 (array('q'), a numpy int64
         array, a memoryview) with strictly increasing ids, in place."""
-        view, n = _int64_buffer(buf)
+        view, n = int64_buffer(buf)
         if n:
             _check(self._batch(ctypes.addressof(view), n))
 
@@ -231,63 +168,6 @@ class Generator:
         p = _ffi.Parts()
         _check_decode(_ffi.lib().quick.idgen_decode_with(self._h, _check_id(id), ctypes.byref(p)))
         return _parts(p)
-
-    def next_text(self) -> str:
-        """The next id as text: a rocketmq id (32 upper-case hex characters,
-        56 for an IPv6 host), a rocketmq-v1 id (34), a UUIDv7 (36, canonical
-        lower case), a ULID (26, Crockford base32), or a numeric preset's
-        id in its ``text=`` form (decimal; base36 and base62 fixed width,
-        13 and 11 characters, so that they sort like the numbers).
-
-        Ids of a numeric preset come from the same sequence as next_id's:
-        every one is larger than any id handed out before it.
-        """
-        # The buffer of a pooled call (see _text): no allocation but the str.
-        try:
-            entry = self._texts.pop()
-        except IndexError:
-            entry = _text.next_text_call(self._text_fn, self._h)
-        call, buf = entry
-        n: int = call()
-        if n < 0:
-            self._texts.append(entry)
-            raise _error(n)
-        text: str = buf.value.decode()
-        self._texts.append(entry)
-        return text
-
-    def next_uuid(self) -> uuid.UUID:
-        """The next id of a ``preset=uuidv7`` generator as a
-        :class:`uuid.UUID` (version 7, RFC 9562 variant); the same id
-        :meth:`next_text` would give, strictly increasing across threads.
-
-        Other presets raise :class:`ConfigError` and consume nothing: a
-        ULID is not a UUID (take ``ulid``'s ids as text, :meth:`next_text`;
-        ``uuid.UUID(int=...)`` of one would lose its form).
-        """
-        if not self._uuid:
-            raise ConfigError(
-                f"next_uuid: {self.config!r} makes no UUIDs; only preset=uuidv7 does "
-                "(every preset's ids come as text from next_text())", _ffi.EINVAL)
-        return uuid.UUID(self.next_text())
-
-    def decode_text(self, text: str) -> TextParts:
-        """The fields of a text id of this generator's form (hex and base32
-        in either case; uuidv7 and ulid fill ``unix_ms`` and ``datetime``
-        only, and read any UUIDv7 or ULID). Text that is not exactly that
-        form raises
-        :class:`InvalidIdError`; anything but a str, TypeError."""
-        raw = _text.text_arg(text)
-        try:
-            entry = self._decodes.pop()
-        except IndexError:
-            entry = _text.decode_text_call(_ffi.lib().quick.idgen_decode_text, self._h)
-        call, parts, ref = entry
-        try:
-            _check_decode(call(raw, ref))
-            return _text_parts(parts)
-        finally:
-            self._decodes.append(entry)
 
     def compose(
         self,
@@ -311,6 +191,17 @@ class Generator:
         out = ctypes.c_int64()
         _check(_ffi.lib().quick.idgen_compose(self._h, ctypes.byref(p), ctypes.byref(out)))
         return out.value
+
+    def stats(self) -> Stats:
+        """What this generator has done and where its lease stands: ids
+        issued, tick waits, clock steps back, the pair held, the lease's
+        state and fence (see :class:`Stats`). Raises :class:`ClosedError`
+        once closed."""
+        out = _ffi.Stats()
+        # The library answers between two calls to the lease store, which
+        # can take a while in an outage: release the GIL meanwhile.
+        _check(_ffi.lib().waiting.idgen_get_stats(self._h, ctypes.byref(out), ctypes.sizeof(out)))
+        return _stats(out)
 
     @property
     def config(self) -> str:
@@ -355,7 +246,7 @@ class _RunGenerator(Generator):
             k = self._k
             if self._ids:
                 k = max(1, k >> 1)
-            elif now - self._filled < _FRESH_NS:
+            elif now - self._filled < _runs.FRESH_NS:
                 k = min(k << 1, self._kmax)
             self._k = k
             self._drop()
@@ -365,7 +256,7 @@ class _RunGenerator(Generator):
                 if v < 0:
                     raise _error(v)
                 return v
-            ids = _id_list(k, lambda addr: self._fill(addr, k))
+            ids = id_list(k, lambda addr: self._fill(addr, k))
             ids.reverse()
             v = ids.pop()
             # A new list: a thread still holding the old one's pop finds it
@@ -373,7 +264,7 @@ class _RunGenerator(Generator):
             self._ids = ids
             self._pop = ids.pop
             self._filled = _monotonic_ns()
-            self._fresh = self._filled + _FRESH_NS
+            self._fresh = self._filled + _runs.FRESH_NS
             return v
 
     def next_text(self) -> str:

@@ -1,4 +1,5 @@
-"""What Generator.next_text and decode_text reuse from call to call.
+"""Text ids: Generator's next_text, next_uuid and decode_text (the TextIds
+mixin), and what they reuse from call to call.
 
 Each generator keeps a pool (a list) of calls bound to its handle and to a
 buffer of their own: a call takes one from the pool (list.pop is atomic,
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import uuid
 from typing import Any, Callable
 
 from . import _ffi
-from ._errors import InvalidIdError
+from ._errors import ConfigError, InvalidIdError, _check_decode, _error
+from ._parts import TextParts, _text_parts
 
 # Enough for the longest text of every form (56 hex characters for a
 # rocketmq id of an IPv6 host) and its NUL.
@@ -50,3 +53,80 @@ def text_arg(text: str) -> bytes:
         return text.encode()
     except UnicodeEncodeError:
         raise InvalidIdError(f"{text!r} is not a text id: it is not valid Unicode", _ffi.EINVAL) from None
+
+
+class TextIds:
+    """The text-id methods of Generator, which sets the attributes below
+    in its __init__."""
+
+    __slots__ = ()
+
+    _h: _ffi.Handle
+    # idgen_next_text, from the view (GIL kept or released) next_id uses.
+    _text_fn: Any
+    # The pools of bound calls (see the module's docstring).
+    _texts: list[NextText]
+    _decodes: list[DecodeText]
+    # preset=uuidv7: next_uuid works.
+    _uuid: bool
+
+    @property
+    def config(self) -> str:
+        raise NotImplementedError
+
+    def next_text(self) -> str:
+        """The next id as text: a rocketmq id (32 upper-case hex characters,
+        56 for an IPv6 host), a rocketmq-v1 id (34), a UUIDv7 (36, canonical
+        lower case), a ULID (26, Crockford base32), or a numeric preset's
+        id in its ``text=`` form (decimal; base36 and base62 fixed width,
+        13 and 11 characters, so that they sort like the numbers).
+
+        Ids of a numeric preset come from the same sequence as next_id's:
+        every one is larger than any id handed out before it.
+        """
+        # The buffer of a pooled call: no allocation but the str.
+        try:
+            entry = self._texts.pop()
+        except IndexError:
+            entry = next_text_call(self._text_fn, self._h)
+        call, buf = entry
+        n: int = call()
+        if n < 0:
+            self._texts.append(entry)
+            raise _error(n)
+        text: str = buf.value.decode()
+        self._texts.append(entry)
+        return text
+
+    def next_uuid(self) -> uuid.UUID:
+        """The next id of a ``preset=uuidv7`` generator as a
+        :class:`uuid.UUID` (version 7, RFC 9562 variant); the same id
+        :meth:`next_text` would give, strictly increasing across threads.
+
+        Other presets raise :class:`ConfigError` and consume nothing: a
+        ULID is not a UUID (take ``ulid``'s ids as text, :meth:`next_text`;
+        ``uuid.UUID(int=...)`` of one would lose its form).
+        """
+        if not self._uuid:
+            raise ConfigError(
+                f"next_uuid: {self.config!r} makes no UUIDs; only preset=uuidv7 does "
+                "(every preset's ids come as text from next_text())", _ffi.EINVAL)
+        return uuid.UUID(self.next_text())
+
+    def decode_text(self, text: str) -> TextParts:
+        """The fields of a text id of this generator's form (hex and base32
+        in either case; uuidv7 and ulid fill ``unix_ms`` and ``datetime``
+        only, and read any UUIDv7 or ULID). Text that is not exactly that
+        form raises
+        :class:`InvalidIdError`; anything but a str, TypeError."""
+        raw = text_arg(text)
+        try:
+            entry = self._decodes.pop()
+        except IndexError:
+            entry = decode_text_call(_ffi.lib().quick.idgen_decode_text, self._h)
+        call, parts, ref = entry
+        try:
+            _check_decode(call(raw, ref))
+            return _text_parts(parts)
+        finally:
+            self._decodes.append(entry)

@@ -8,7 +8,7 @@ package org.idgen;
  * picks one; {@link Lib} holds it.
  *
  * <p>Conventions: handles (idgen_t *) travel as long; idgen_parts, seven
- * int64, as a long[7]; strings into the library as NUL-terminated UTF-8
+ * int64, as a long[7], and idgen_stats as a long[{@link Stats#FIELDS}]; strings into the library as NUL-terminated UTF-8
  * byte arrays (null for NULL); text out of it as a String. Results are the
  * C functions' own: an id or a negative status, or a status.
  *
@@ -43,6 +43,12 @@ interface Backend {
     int idgen_compose(long g, long[] in, long[] out);
 
     int idgen_config_string(long g, byte[] buf, long cap);
+
+    /**
+     * idgen_get_stats into out (out.length int64 fields, passed as the size:
+     * the first fields of idgen_stats), written only on success.
+     */
+    int idgen_get_stats(long g, long[] out);
 
     int idgen_configure(byte[] config);
 

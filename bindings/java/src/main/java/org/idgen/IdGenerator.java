@@ -191,6 +191,23 @@ public final class IdGenerator implements AutoCloseable {
         return Lib.idgen_decode_text(handle(), text);
     }
 
+    /**
+     * What this generator has done and where its lease stands: ids issued,
+     * tick waits, clock steps back, the pair held, the lease's state and
+     * fence, renewals (see {@link Stats}). For monitoring: each call is one
+     * native call and allocates the record.
+     *
+     * @throws IdGenException CLOSED once closed
+     */
+    public Stats stats() {
+        long[] s = new long[Stats.FIELDS];
+        int rc = Lib.idgen_get_stats(handle(), s);
+        if (rc != 0) {
+            throw failure(rc);
+        }
+        return Stats.fromArray(s);
+    }
+
     /** The effective configuration, worker and datacenter resolved. */
     public String config() {
         for (int cap = 512; ; cap *= 4) {

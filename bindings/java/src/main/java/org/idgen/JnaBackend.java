@@ -58,6 +58,8 @@ final class JnaBackend implements Backend {
 
         static native int idgen_config_string(long g, byte[] buf, long cap);
 
+        static native int idgen_get_stats(long g, long[] out, long size);
+
         static native int idgen_configure(byte[] config);
 
         static native long idgen_next_id();
@@ -169,6 +171,13 @@ final class JnaBackend implements Backend {
     @Override
     public int idgen_config_string(long g, byte[] buf, long cap) {
         return C.idgen_config_string(g, buf, cap);
+    }
+
+    @Override
+    public int idgen_get_stats(long g, long[] out) {
+        // JNA copies out into native memory and back; the library writes
+        // only on success, so a failure leaves out as it was.
+        return C.idgen_get_stats(g, out, 8L * out.length);
     }
 
     @Override

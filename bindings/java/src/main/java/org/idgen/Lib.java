@@ -91,6 +91,10 @@ final class Lib {
         return B.idgen_config_string(g, buf, cap);
     }
 
+    static int idgen_get_stats(long g, long[] out) {
+        return B.idgen_get_stats(g, out);
+    }
+
     static int idgen_configure(byte[] config) {
         return B.idgen_configure(config);
     }

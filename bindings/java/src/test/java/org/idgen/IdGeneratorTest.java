@@ -161,7 +161,9 @@ class IdGeneratorTest {
         }
         Path lease;
         try (Stream<Path> s = Files.walk(dir)) {
-            lease = s.filter(p -> p.getFileName().toString().startsWith("time_time41-datacenter5")).findFirst().orElseThrow();
+            // The pair's .lease file, not the pool's .pool record beside it.
+            lease = s.filter(p -> p.getFileName().toString().startsWith("time_time41-datacenter5")
+                    && p.getFileName().toString().endsWith(".lease")).findFirst().orElseThrow();
         }
         String body = String.format("idgen-lease 1 %020d %03d ", 1L << 41, 0);
         java.util.zip.CRC32 crc = new java.util.zip.CRC32();

@@ -15,7 +15,7 @@ GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_t
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-fleet docs-pictures \
+.PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-docs test-fleet docs-pictures \
         bench wheel python-env clean
 
 all: lib $(BUILD)/idgen
@@ -50,7 +50,7 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-fleet
+test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-docs test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
@@ -204,6 +204,24 @@ test-java: java-lib
 	@test -x $(JDK25)/bin/java || echo "test-java: no JDK 25 at $(JDK25): the java.lang.foreign backend is neither built nor tested (JNA only)"
 	rm -rf $(JAVA)/target/failsafe-reports* $(JAVA)/target/jdk17-vm.log
 	cd $(JAVA) && $(MVN) verify
+
+# ---- the docs test themselves ----------------------------------------------
+
+# Every command of README.md, docs/*.md and the bindings' READMEs shown with
+# its output is run against $(BUILD) and its output compared; every C,
+# Python and Java snippet is compiled and run (C against $(LIB), Python in
+# the venv holding the wheel, Java against the packaged jar, on JDK 17 and
+# on JDK 25 when installed). Markers and conventions: tests/docs/check_docs.py.
+# make test runs it after test-java, which has just packaged the jar.
+JAVA_JAR := $(JAVA)/target/idgen-$(VERSION).jar
+
+$(JAVA_JAR): $(shell find $(JAVA)/src/main -name '*.java' 2>/dev/null) $(JAVA)/pom.xml
+	$(MAKE) --no-print-directory java-lib
+	cd $(JAVA) && $(MVN) -q -DskipTests package
+
+test-docs: $(LIB) $(BUILD)/idgen wheel $(JAVA_JAR)
+	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
+	IDGEN_BUILD=$(BUILD) JDK25=$(JDK25) $(PYTHON) tests/docs/check_docs.py
 
 # ---- benchmarks -----------------------------------------------------------
 

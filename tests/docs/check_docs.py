@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""make test-docs: the documentation tests itself.
+
+Every fenced block of README.md, docs/*.md, bindings/python/README.md and
+bindings/java/README.md that a reader could run is run, against the built
+tools, the way Go's Example functions and Python's doctest keep examples
+true:
+
+  ```console   `$ command` lines (a trailing `\\` continues one), each followed
+               by the output it prints; run with bash in a scratch directory
+               whose PATH has `idgen` (IDGEN_BUILD/idgen) and `python`
+               (the venv holding the wheel) first. stdout and stderr are
+               compared, together, with the lines shown (trailing blanks
+               ignored); the exit status must be 0.
+  ```c         compiled with -Wall -Wextra -Werror against include/idgen.h
+               and IDGEN_BUILD/libidgen.so, then run (exit status 0). A
+               fragment without main() is put into one: its #include lines
+               first (stdio, stdlib, string, stdint are given), the rest as
+               the body of `int main(void)`.
+  ```cpp       the same with g++ -std=c++17 (include/idgen.hpp).
+  ```python    run with the venv's python (the installed wheel, never the
+               source tree); exit status 0. `import idgen` is given (a
+               README's later blocks go on from its first).
+  ```pycon     run as a doctest (ELLIPSIS on).
+  ```java      compiled against the packaged jar (bindings/java/target/
+               idgen-*.jar, or $IDGEN_DOCS_JAR) and JNA, and run on the java
+               on PATH (JNA) and, when $JDK25/bin/java exists, on it too
+               (java.lang.foreign, with --enable-native-access=ALL-UNNAMED),
+               both with -Didgen.library=IDGEN_BUILD/libidgen.so. A fragment
+               without a class is put into main() of one; its import lines
+               first (org.idgen.* is given).
+
+A block may be preceded by one marker comment (blank lines between allowed):
+
+  <!-- docs-test: skip <why> -->        not run (reported as skipped)
+  <!-- docs-test: pattern T=RE ... -->  in the shown output, each literal T
+                                        stands for anything matching the
+                                        regular expression RE (for ids,
+                                        times, pids: what differs each run);
+                                        RE may name a shape: ID (a decimal
+                                        id), UUIDV7, ULID, ROCKETMQ (32 or
+                                        56 upper hex)
+  <!-- docs-test: c-header -->          a C block that restates declarations
+                                        of include/idgen.h: compiled beside
+                                        the header, and every struct must
+                                        have the header's size and field
+                                        offsets, every #define its value
+  <!-- docs-test: compile-only -->      C/C++/Java: compile, do not run
+
+Directives combine with `;`. Unknown directives are errors, and so is a
+pattern whose literal the output does not contain.
+
+A ```sh/```bash block is not run (it is for commands whose output is not
+shown), but an `idgen` or `python -m idgen` line followed by a `# ...`
+comment line there is an error: that is output, and belongs in a
+```console block where it is checked.
+
+Environment: IDGEN_BUILD (default <repo>/build) holds idgen, libidgen.so
+and venv/; IDGEN_DOCS_JAR, IDGEN_DOCS_JNA override the jar and JNA's jar;
+JDK25 (default /usr/lib/jvm/temurin-25-jdk-amd64) the second JDK.
+Usage: check_docs.py [-v] [--list] [FILE.md ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+
+
+from docblocks import Block, DEFAULT_FILES, DocError, ROOT, RUN_LANGS, extract, lint_sh  # noqa: E402
+from toolenv import Env, run, setup  # noqa: E402
+from snippets import check_c, check_java, check_python  # noqa: E402
+
+# ---- checks ----------------------------------------------------------------
+
+def normalize(text: str) -> str:
+    lines = [ln.rstrip() for ln in text.replace("\r\n", "\n").split("\n")]
+    while lines and lines[-1] == "":
+        lines.pop()
+    while lines and lines[0] == "":
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+# Shapes a pattern may name instead of spelling a regular expression.
+SHAPES = {
+    "ID": r"[0-9]{1,19}",                                                   # a 64-bit id in decimal
+    "UUIDV7": r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
+    "ULID": r"[0-7][0-9A-HJKMNP-TV-Z]{25}",
+    "ROCKETMQ": r"[0-9A-F]{32}|[0-9A-F]{56}",                               # IPv4 or IPv6 host
+}
+
+
+def parse_patterns(b: Block) -> list[tuple[str, str]]:
+    pats = []
+    for word in b.directives.get("pattern", "").split():
+        lit, eq, rx = word.partition("=")
+        if not eq or not lit or not rx:
+            raise DocError(f"{b.where}: pattern {word!r} is not LITERAL=REGEX (or LITERAL=" + "|".join(SHAPES) + ")")
+        rx = SHAPES.get(rx, rx)
+        try:
+            re.compile(rx)
+        except re.error as e:
+            raise DocError(f"{b.where}: pattern {word!r}: {e}") from None
+        pats.append((lit, rx))
+    return sorted(pats, key=lambda p: -len(p[0]))
+
+
+def matches(expected: str, actual: str, pats: list[tuple[str, str]]) -> bool:
+    if not pats:
+        return expected == actual
+    rx = dict(pats)
+    parts = re.split("(" + "|".join(re.escape(p) for p, _ in pats) + ")", expected)
+    full = "".join(f"(?:{rx[p]})" if k % 2 else re.escape(p) for k, p in enumerate(parts))
+    return re.fullmatch(full, actual) is not None
+
+
+def console_commands(b: Block) -> list[tuple[int, str, str]]:
+    cmds: list[tuple[int, str, list[str]]] = []
+    lines = b.text.split("\n")
+    k = 0
+    while k < len(lines):
+        ln = lines[k]
+        if ln.startswith("$ ") or ln == "$":
+            cmd, at = ln[2:], k
+            while cmd.endswith("\\") and k + 1 < len(lines):
+                k += 1
+                cmd = cmd[:-1] + "\n" + lines[k]
+            cmds.append((b.line + 1 + at, cmd, []))
+        elif cmds:
+            cmds[-1][2].append(ln)
+        elif ln.strip():
+            raise DocError(f"{b.where}: a console block must begin with a `$ command` line")
+        k += 1
+    return [(n, c, normalize("\n".join(o))) for n, c, o in cmds]
+
+
+def check_console(b: Block, env: Env) -> tuple[int, list[str]]:
+    pats = parse_patterns(b)
+    cmds = console_commands(b)
+    shown = "\n".join(o for _, _, o in cmds)
+    for lit, _ in pats:
+        if lit not in shown:
+            raise DocError(f"{b.where}: pattern literal {lit!r} appears in no output of the block")
+    cwd = tempfile.mkdtemp(dir=env.work, prefix="console-")
+    fails = []
+    for line, cmd, want in cmds:
+        r = run(cmd, env, cwd, shell=True)
+        got = normalize(r.stdout)
+        if r.returncode != 0 or not matches(want, got, pats):
+            fails.append(f"{b.path}:{line}: $ {cmd}\n" + indent_diff(want, got, r.returncode, b.directives.get("pattern", "").split()))
+        elif env.verbose:
+            print(f"  ok {b.path}:{line}: $ {cmd}")
+    return len(cmds), fails
+
+
+def indent_diff(want: str, got: str, rc: int, pats: list[str]) -> str:
+    s = "    shown:\n" + "".join(f"      {ln}\n" for ln in want.split("\n"))
+    s += f"    printed (exit status {rc}):\n" + "".join(f"      {ln}\n" for ln in got.split("\n"))
+    if pats:
+        s += "    patterns: " + " ".join(pats) + "\n"
+    return s.rstrip("\n")
+
+
+CHECKERS = {"console": check_console, "shell-session": check_console, "c": check_c, "cpp": check_c,
+            "c++": check_c, "python": check_python, "py": check_python, "pycon": check_python,
+            "java": check_java}
+
+
+# ---- main ------------------------------------------------------------------
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("files", nargs="*", help="markdown files, relative to the repository (default: all)")
+    ap.add_argument("--list", action="store_true", help="list the examples, run nothing")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    files = args.files or DEFAULT_FILES
+    build = os.path.abspath(os.environ.get("IDGEN_BUILD") or os.path.join(ROOT, "build"))
+
+    failures: list[str] = []
+    per_file: list[tuple[str, dict[str, int], list[str]]] = []
+    blocks: dict[str, list[Block]] = {}
+    try:
+        for p in files:
+            blocks[p] = extract(p)
+            for b in blocks[p]:
+                if b.lang in ("sh", "bash", "shell", "") and "skip" not in b.directives:
+                    failures += lint_sh(b)
+                if b.directives and b.lang not in RUN_LANGS and "skip" not in b.directives:
+                    failures.append(f"{b.where}: a docs-test marker before a ```{b.lang} block, which is never run")
+    except (DocError, OSError) as e:
+        print(f"docs: {e}", file=sys.stderr)
+        return 1
+
+    if args.list:
+        for p, bs in blocks.items():
+            for b in bs:
+                if b.lang in RUN_LANGS:
+                    what = "skip: " + b.directives["skip"] if "skip" in b.directives else ", ".join(b.directives) or "run"
+                    print(f"{b.where}: {b.lang} ({what})")
+        return 0
+
+    try:
+        env = setup(build, args.verbose)
+    except DocError as e:
+        print(f"docs: {e}", file=sys.stderr)
+        return 1
+    t0 = time.monotonic()
+    total = 0
+    try:
+        for p in files:
+            counts: dict[str, int] = {}
+            skipped: list[str] = []
+            for b in blocks[p]:
+                if b.lang not in CHECKERS:
+                    continue
+                if "skip" in b.directives:
+                    skipped.append(f"{b.where} ({b.directives['skip'] or 'no reason given'})")
+                    continue
+                try:
+                    n, fails = CHECKERS[b.lang](b, env)
+                except DocError as e:
+                    n, fails = 1, [str(e)]
+                kind = {"console": "commands", "shell-session": "commands", "cpp": "c++", "c++": "c++",
+                        "py": "python", "pycon": "python"}.get(b.lang, b.lang)
+                counts[kind] = counts.get(kind, 0) + n
+                total += n
+                failures += fails
+            per_file.append((p, counts, skipped))
+    finally:
+        if failures:
+            print(f"docs: scratch directory kept: {env.work}")
+        else:
+            shutil.rmtree(env.work, ignore_errors=True)
+
+    for p, counts, skipped in per_file:
+        what = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "nothing to run"
+        print(f"docs: {p}: {what}" + (f"; skipped {len(skipped)}: " + "; ".join(skipped) if skipped else ""))
+    if env.jar is None or not env.javas:
+        print("docs: note: no java examples could run (no jar or no JDK)")
+    for f in failures:
+        print("FAIL " + f)
+    javas = " and ".join(os.path.basename(os.path.dirname(os.path.dirname(j))) if os.sep in j else j
+                         for j, _ in env.javas)
+    print(f"docs: {total} examples checked against {build} (java on {javas or 'none'}) in "
+          f"{time.monotonic() - t0:.1f}s, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

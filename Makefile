@@ -92,10 +92,10 @@ test-abi: $(LIB)
 	@echo '#include "idgen.h"' | g++ -std=c++11 -Wall -Wextra -Werror -pedantic -Iinclude -x c++ -c - -o /dev/null
 	@echo "abi: $$(nm -D --defined-only $(LIB) | grep -c ' idgen_') idgen_* symbols, nothing else; header OK as C11 and C++"
 
-$(BUILD)/ctest: ctest/harness.c include/idgen.h $(LIB)
+$(BUILD)/ctest: ctest/harness.c ctest/check.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
-$(BUILD)/ctest_textid: ctest/textid.c include/idgen.h $(LIB)
+$(BUILD)/ctest_textid: ctest/textid.c ctest/check.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
 test-c: $(BUILD)/ctest $(BUILD)/ctest_textid

@@ -12,34 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "idgen.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (cond) {                                                         \
-            passed++;                                                       \
-        } else {                                                            \
-            failed++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fprintf(stderr, " (last error: %s)\n", idgen_last_error());     \
-        }                                                                   \
-    } while (0)
-
-#define CHECK_RC(call, want)                                                          \
-    do {                                                                              \
-        int64_t rc_ = (call);                                                         \
-        CHECK(rc_ == (want), "%s returned %" PRId64 ", want %d", #call, rc_, (want)); \
-    } while (0)
-
-static idgen_t *must_open(const char *config) {
-    idgen_t *g = NULL;
-    int rc = idgen_open(config, &g);
-    CHECK(rc == IDGEN_OK && g != NULL, "idgen_open(%s) = %d", config, rc);
-    return g;
-}
 
 static int64_t now_ms(void) {
     struct timespec ts;

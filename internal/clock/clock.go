@@ -5,6 +5,7 @@
 package clock
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -167,3 +168,13 @@ func (c *ManualClock) Add(d time.Duration) { c.ns.Add(int64(d)) }
 
 // Set puts the clock at unix milliseconds ms.
 func (c *ManualClock) Set(ms int64) { c.ns.Store(ms * int64(time.Millisecond)) }
+
+// FormatMs prints ms since 1970 as RFC 3339 (UTC), for messages; a time
+// outside years 0 to 9999 says so, and nothing overflows.
+func FormatMs(ms int64) string {
+	const maxMs = 253402300799999 // 9999-12-31T23:59:59.999Z
+	if ms < 0 || ms > maxMs {
+		return strconv.FormatInt(ms, 10) + " ms since 1970 (beyond year 9999)"
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
+}

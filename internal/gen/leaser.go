@@ -1,11 +1,9 @@
 package gen
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
@@ -174,14 +172,4 @@ func (m *leaser) stats(s *Stats) {
 	}
 	s.FenceUnixMs, s.RenewedUnixMs = ks.FenceUnixMs, ks.RenewedUnixMs
 	s.Renewals, s.RenewalFailures, s.LeasesTaken = ks.Renewals, ks.RenewalFailures, ks.LeasesTaken
-}
-
-// fmtTime prints a time given in ms since 1970 as RFC 3339, or says it is
-// out of range; it never overflows.
-func fmtTime(ms int64) string {
-	const maxMs = 253402300799999 // 9999-12-31T23:59:59.999Z
-	if ms < 0 || ms > maxMs {
-		return fmt.Sprintf("%d ms since 1970 (beyond year 9999)", ms)
-	}
-	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
 }

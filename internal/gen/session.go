@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
@@ -43,7 +44,7 @@ func newSession(sh *shape, lm *leaser) (*session, error) {
 		lm:      lm,
 	}
 	if sh.clock.Now()/int64(time.Millisecond) < c.EpochMs {
-		return nil, errs.Key("epoch", "%s is in the future", fmtTime(c.EpochMs))
+		return nil, errs.Key("epoch", "%s is in the future", clock.FormatMs(c.EpochMs))
 	}
 	g.state.Store(g.counterAt(sh.clock.Now()))
 	g.issued.moved(0, g.v(g.state.Load()), 0)

@@ -109,7 +109,7 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 		g.borrow = max(1, int64(c.MaxDrift)/g.unitNs)
 	}
 	if g.tick() < 0 {
-		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", fmtTime(c.EpochMs))
+		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
 	}
 	g.state.Store(g.seqMask) // tick 0, sequence used up: the first id is at tick >= 1
 	g.issued.moved(0, g.v(g.seqMask), 0)
@@ -139,7 +139,7 @@ func (g *timeGen) tickTime(t int64) string {
 	if t > (math.MaxInt64-g.cfg.EpochMs)/ums || t < -g.cfg.EpochMs/ums {
 		return fmt.Sprintf("tick %d (beyond the int64 milliseconds)", t)
 	}
-	return fmtTime(g.cfg.EpochMs + t*ums)
+	return clock.FormatMs(g.cfg.EpochMs + t*ums)
 }
 
 func (g *timeGen) startSeq() uint64 {

@@ -275,7 +275,7 @@ func (k *Keeper) unusableLocked(l *Lease) error {
 		return errs.New(errs.ErrWorker, "lease lost: %s: %v (since %s); leasing again", l.Where(), k.gone, k.ackedAt.UTC().Format(time.RFC3339))
 	case k.failing != nil:
 		return errs.New(errs.ErrWorker, "lease lost for now: %s: the store has not answered since %s, so nothing is issued past the fence at %s: %v",
-			l.Where(), k.ackedAt.UTC().Format(time.RFC3339), fmtUnixMs(k.iss.UnixMs(l.fence.Load())), k.failing)
+			l.Where(), k.ackedAt.UTC().Format(time.RFC3339), fmtMs(k.iss.UnixMs(l.fence.Load())), k.failing)
 	}
 	return nil
 }

@@ -6,10 +6,10 @@ package lease
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"time"
 
+	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/errs"
 )
 
@@ -162,7 +162,7 @@ func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 		if remaining <= 0 {
 			return 0, 0, false, errs.New(errs.ErrClockBackwards,
 				"%s: the previous holder issued up to %s but the clock reads %s, %s behind; waited up to %s (max_wait); on_clock_back=%s",
-				c.Where(), fmtUnixMs(k.iss.UnixMs(floor)), fmtUnixMs(k.iss.Now()), ahead, limit, rb.Policy)
+				c.Where(), fmtMs(k.iss.UnixMs(floor)), fmtMs(k.iss.Now()), ahead, limit, rb.Policy)
 		}
 		k.env.Sleep(min(left, remaining, 50*time.Millisecond))
 	}
@@ -215,18 +215,6 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool)
 	return nil
 }
 
-// fmtUnixMs prints ms since 1970 as RFC 3339, never overflowing.
-func fmtUnixMs(ms int64) string {
-	const maxMs = 253402300799999 // 9999-12-31T23:59:59.999Z
-	if ms < 0 || ms > maxMs {
-		if ms == math.MinInt64 || ms == -1 {
-			return "(no time)"
-		}
-		return fmt.Sprintf("%d ms since 1970 (beyond year 9999)", ms)
-	}
-	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
-}
-
 // PairFilter is an Issuer whose ids depend on the pair's order (a
 // session id carries its worker in its top bits): it accepts only pairs
 // that keep its ids increasing.
@@ -235,4 +223,13 @@ type PairFilter interface{ Accepts(Pair) bool }
 func (k *Keeper) accepts(p Pair) bool {
 	f, ok := k.iss.(PairFilter)
 	return !ok || f.Accepts(p)
+}
+
+// fmtMs prints a value's time for a message; a value without one (-1)
+// says so.
+func fmtMs(ms int64) string {
+	if ms == -1 {
+		return "(no time)"
+	}
+	return clock.FormatMs(ms)
 }

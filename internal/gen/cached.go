@@ -187,8 +187,51 @@ func (g *cachedGen) Next() (int64, error) {
 	}
 }
 
-// NextBatch takes len(out) ids, as many at a time as the ring holds.
+// NextBatch takes len(out) ids. When the ring holds them all it takes them
+// straight into out in one step; otherwise (it must wait for the filler,
+// which may fail) it takes them into a scratch buffer and copies them on
+// success, so a failed batch leaves out untouched. (One case still writes
+// out before failing: another taker drains the ring between this one's
+// read and its step, and then the filler fails.)
 func (g *cachedGen) NextBatch(out []int64) error {
+	n := uint64(len(out))
+	for {
+		h, t := g.head.Load(), g.tail.Load()
+		if h&closedBit != 0 {
+			return errClosed
+		}
+		if t-h < n || g.stale(g.slots[h&g.mask].Load(), g.clockNow()) {
+			break
+		}
+		for i := range out {
+			out[i] = g.slots[(h+uint64(i))&g.mask].Load()
+		}
+		if g.head.CompareAndSwap(h, h+n) {
+			if t-h-n < g.low {
+				g.wake()
+			}
+			return nil
+		}
+	}
+	p := scratch.Get().(*[]int64)
+	defer scratch.Put(p)
+	if cap(*p) < len(out) {
+		*p = make([]int64, len(out))
+	}
+	buf := (*p)[:len(out)]
+	if err := g.take(buf); err != nil {
+		return err
+	}
+	copy(out, buf)
+	return nil
+}
+
+// scratch holds the buffers of batches that must wait for the filler.
+var scratch = sync.Pool{New: func() any { return new([]int64) }}
+
+// take fills out from the ring, as many at a time as it holds, waiting for
+// the filler when it is empty.
+func (g *cachedGen) take(out []int64) error {
 	for done := 0; done < len(out); {
 		h := g.head.Load()
 		if h&closedBit != 0 {

@@ -8,7 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/lease/leasetest"
 )
@@ -141,5 +143,37 @@ func TestStatsCountTextIDs(t *testing.T) {
 			require.NoError(t, err)
 		}
 		require.Equal(t, int64(5000), StatsOf(g).Issued, cfg)
+	}
+}
+
+// A batch that fails part-way leaves out untouched (the C ABI's "outputs
+// only on success"); the ids it reserved are consumed, never issued again.
+func TestBatchFailingPartWayLeavesOutUntouched(t *testing.T) {
+	for _, cfg := range []string{
+		"layout=time:41,worker:2,seq:4 worker=lease lease_ttl=300ms",         // 16 ids a tick: a batch spans ticks past the fence
+		"preset=zxid layout=epoch:32,counter:4 worker=lease lease_ttl=300ms", // an epoch every 15 ids: each needs the store
+	} {
+		st := leasetest.New()
+		clk := clock.NewManualClock(nowMs)
+		g := openWith(t, cfg, clk, st)
+		st.FailRenewals.Store(true)
+		out := make([]int64, 20000)
+		for i := range out {
+			out[i] = -7
+		}
+		var err error
+		for i := 0; i < 100 && err == nil; i++ { // run to the fence
+			err = g.NextBatch(out)
+			clk.Add(time.Millisecond)
+			if err == nil {
+				for i := range out {
+					out[i] = -7
+				}
+			}
+		}
+		require.ErrorIs(t, err, errs.ErrWorker, cfg)
+		for i, v := range out {
+			require.Equal(t, int64(-7), v, "%s: out[%d] written by a failed batch", cfg, i)
+		}
 	}
 }

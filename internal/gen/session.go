@@ -158,7 +158,7 @@ func (g *session) Next() (int64, error) {
 
 // NextBatch fills out with consecutive session ids.
 func (g *session) NextBatch(out []int64) error {
-	err := fillRuns(out, func(n uint64) (int64, uint64, error) {
+	err := fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
 		c, got, high, err := g.reserve(n)
 		return high | int64(c), got, err
 	})
@@ -187,23 +187,6 @@ func (g *session) Close() error {
 	g.stopClock()
 	if g.lm != nil {
 		return g.lm.close()
-	}
-	return nil
-}
-
-// fillRuns fills out with runs of consecutive ids, each run reserved in
-// one step by reserve (its first id and length).
-func fillRuns(out []int64, reserve func(n uint64) (int64, uint64, error)) error {
-	for i := 0; i < len(out); {
-		first, got, err := reserve(uint64(len(out) - i))
-		if err != nil {
-			return err
-		}
-		run := out[i : i+int(got)]
-		for k := range run {
-			run[k] = first + int64(k)
-		}
-		i += int(got)
 	}
 	return nil
 }

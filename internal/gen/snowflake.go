@@ -327,23 +327,13 @@ func (g *timeGen) nextFast() (int64, bool) {
 	return g.compose(t, next&g.seqMask, fixed|int64(era)<<g.bwShift), true
 }
 
-// NextBatch fills out with consecutive ids, one reservation per tick.
+// NextBatch fills out with consecutive ids, one reservation per tick,
+// all made before out is written (fillRuns).
 func (g *timeGen) NextBatch(out []int64) error {
-	for i := 0; i < len(out); {
-		t, s, got, fixed, err := g.reserve(uint64(len(out) - i))
-		if err != nil {
-			return err
-		}
-		base := g.compose(t, s, fixed)
-		step := int64(1) << g.seqShift
-		chunk := out[i : i+int(got)]
-		for k := range chunk {
-			chunk[k] = base
-			base += step
-		}
-		i += int(got)
-	}
-	return nil
+	return fillRuns(out, int64(1)<<g.seqShift, func(n uint64) (int64, uint64, error) {
+		t, s, got, fixed, err := g.reserve(n)
+		return g.compose(t, s, fixed), got, err
+	})
 }
 
 // v is what a state word says of its own tick's ids (stats): the

@@ -127,7 +127,7 @@ func (g *zxidGen) Next() (int64, error) {
 // NextBatch fills out with increasing zxids, crossing into the next epoch
 // if the counter runs out.
 func (g *zxidGen) NextBatch(out []int64) error {
-	err := fillRuns(out, func(n uint64) (int64, uint64, error) {
+	err := fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
 		z, got, err := g.reserve(n)
 		return int64(z), got, err
 	})

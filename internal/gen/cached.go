@@ -88,7 +88,12 @@ func (g *cachedGen) wake() {
 // fill tops the ring up whenever it is woken, in chunks that never cross
 // the ring's end.
 func (g *cachedGen) fill() {
-	buf := make([]int64, min(len(g.slots), 8192))
+	// A chunk is at most what the time generator gives without waiting for
+	// its clock (the current tick and the ticks it may borrow): a chunk
+	// made over several units would be stale, thrown away as it lands, and
+	// made again for ever.
+	perTick := int(g.timeGen.seqMask) + 1
+	buf := make([]int64, min(len(g.slots), 8192, perTick*int(g.timeGen.borrow+1)))
 	for {
 		select {
 		case <-g.stop:

@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
@@ -154,8 +153,7 @@ func TestBatchFailingPartWayLeavesOutUntouched(t *testing.T) {
 		"preset=zxid layout=epoch:32,counter:4 worker=lease lease_ttl=300ms", // an epoch every 15 ids: each needs the store
 	} {
 		st := leasetest.New()
-		clk := clock.NewManualClock(nowMs)
-		g := openWith(t, cfg, clk, st)
+		g := openWith(t, cfg, nil, st) // the real clock: 16 ids a ms, so 20,000 run a second past the fence
 		st.FailRenewals.Store(true)
 		out := make([]int64, 20000)
 		for i := range out {
@@ -164,7 +162,6 @@ func TestBatchFailingPartWayLeavesOutUntouched(t *testing.T) {
 		var err error
 		for i := 0; i < 100 && err == nil; i++ { // run to the fence
 			err = g.NextBatch(out)
-			clk.Add(time.Millisecond)
 			if err == nil {
 				for i := range out {
 					out[i] = -7
@@ -176,4 +173,102 @@ func TestBatchFailingPartWayLeavesOutUntouched(t *testing.T) {
 			require.Equal(t, int64(-7), v, "%s: out[%d] written by a failed batch", cfg, i)
 		}
 	}
+}
+
+// Found by the fuzzer: on a new lease directory with a max_wait shorter
+// than the wait for a possibly lost record, every open failed, however
+// far apart. The bound is recorded at the first attempt, so the wait is
+// paid once.
+func TestNewLeaseDirectoryWithAShortMaxWaitOpensOnceTheBoundPassed(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := config.Parse("preset=snowflake worker=lease max_wait=100ms lease_dir=" + dir)
+	require.NoError(t, err)
+	_, err = Open(cfg, Options{})
+	require.ErrorIs(t, err, errs.ErrClockBackwards)
+	require.Contains(t, err.Error(), "takes the pair at once")
+	time.Sleep(1200 * time.Millisecond) // max_outage 1s, and a tick
+	g, err := Open(cfg, Options{})
+	require.NoError(t, err)
+	defer g.Close()
+	next(t, g)
+}
+
+// Found by the fuzzer: a generator whose epoch is less than a unit ago
+// issued its first id only at tick 1 (50 minutes for unit=1h).
+func TestFirstIDInTickZeroDoesNotWait(t *testing.T) {
+	epoch := time.Now().Add(-10 * time.Minute).UTC().Format(time.RFC3339)
+	g := open(t, "layout=time:41,worker:2,seq:20 unit=1h worker=1 epoch="+epoch, nil)
+	done := make(chan error, 1)
+	go func() { _, err := g.Next(); done <- err }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first id waited for tick 1")
+	}
+}
+
+// Found by the fuzzer: a baidu-cached ring whose filler chunk needed more
+// borrowed time than max_drift allows made ids that were stale as they
+// landed, threw them away and made them again, for ever.
+func TestBaiduCachedWithAShortDriftIssues(t *testing.T) {
+	g := open(t, "preset=baidu-cached layout=time:30,worker:22,seq:11 worker=3 max_drift=1s", nil)
+	done := make(chan error, 1)
+	go func() { _, err := g.Next(); done <- err }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first id never came")
+	}
+}
+
+// landingStore's renewals land but are reported lost while lose is set (an
+// answer that never came back; a write queued in a client across a
+// session expiry).
+type landingStore struct {
+	*leasetest.Store
+	lose atomic.Bool
+}
+
+type landingClaim struct {
+	lease.Claim
+	s *landingStore
+}
+
+func (s *landingStore) Acquire(ctx context.Context, req lease.Request) (lease.Claim, error) {
+	c, err := s.Store.Acquire(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return &landingClaim{c, s}, nil
+}
+
+func (c *landingClaim) Renew(ctx context.Context, rec lease.Record) error {
+	err := c.Claim.Renew(ctx, rec)
+	if err == nil && c.s.lose.Load() {
+		return context.DeadlineExceeded
+	}
+	return err
+}
+
+// Found by the real-server outage test: after a session expired, a
+// renewal of the holder's that landed unanswered was taken for someone
+// else's record, and the holder left its own pair. A record the Keeper
+// sent is its own, answered or not.
+func TestOwnUnansweredWriteKeepsThePair(t *testing.T) {
+	st := &landingStore{Store: leasetest.New()}
+	cfg := "preset=snowflake worker=lease lease_ttl=300ms"
+	g := openWith(t, cfg, nil, st)
+	spec, _ := config.Parse(cfg)
+	pool := poolOf(spec).Name
+	st.lose.Store(true)
+	before, _ := st.Record(pool, lease.Pair{})
+	require.Eventually(t, func() bool { r, _ := st.Record(pool, lease.Pair{}); return r != before }, 2*time.Second, 5*time.Millisecond)
+	require.Equal(t, int64(lease.StateRiding), StatsOf(g).LeaseState)
+	st.Kick(pool, lease.Pair{}) // the session expires
+	st.lose.Store(false)
+	require.Eventually(t, func() bool { return StatsOf(g).LeasesTaken == 2 }, 3*time.Second, 5*time.Millisecond)
+	require.Contains(t, g.Config(), "leased=0/0", "its own pair again")
+	next(t, g)
 }

@@ -111,8 +111,11 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	if g.tick() < 0 {
 		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
 	}
-	g.state.Store(g.seqMask) // tick 0, sequence used up: the first id is at tick >= 1
-	g.issued.moved(0, g.v(g.seqMask), 0)
+	// As if id (tick 0, sequence 0) had been issued: a generator whose
+	// epoch is less than a unit ago issues in tick 0 at once (never that
+	// one id) rather than waiting for tick 1.
+	g.state.Store(0)
+	g.issued.moved(0, g.v(0), 0)
 	if lm != nil {
 		if err := lm.take(g, g.rollback()); err != nil {
 			return nil, err

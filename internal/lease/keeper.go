@@ -144,6 +144,7 @@ type Keeper struct {
 	mu       sync.Mutex // serialises store calls and the fields below
 	cur      atomic.Pointer[Lease]
 	acked    Record    // the last record the store acknowledged for cur
+	pending  []Record  // records sent since, unacknowledged: one may have landed
 	floor    int64     // cur's predecessor's record: a release never writes below it
 	ackedAt  time.Time // when the renewal acknowledged last was sent
 	failing  error     // the last renewal's error while riding; nil when held
@@ -296,23 +297,31 @@ func (k *Keeper) renewLocked(l *Lease, v int64) error {
 func (k *Keeper) writeLocked(l *Lease, rec Record) error {
 	sent := k.env.Now()
 	k.tried = sent
+	if len(k.pending) == 8 {
+		k.pending = k.pending[1:]
+	}
+	k.pending = append(k.pending, rec)
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL/3)
 	err := l.claim.Renew(ctx, rec)
 	cancel()
 	defer k.publishLocked()
 	switch {
 	case err == nil:
-		k.acked, k.ackedAt, k.failing = rec, sent, nil
+		k.acked, k.ackedAt, k.failing, k.pending = rec, sent, nil, k.pending[:0]
 		k.st.Renewals++
 		k.st.RenewedUnixMs = time.Now().UnixMilli()
 		l.fence.Store(rec.IssuedUpTo)
 		return nil
 	case errors.Is(err, ErrGone):
-		// Another holder may have the pair now: stop issuing under it at
-		// once (the fence it was given stays its bound) and lease again.
+		// Lease again at the next step. Meanwhile the last acknowledged
+		// fence still bounds this holder: any taker of the pair issues
+		// above the record, which is at or above it. A record that was
+		// removed bounds nothing: stop at once.
 		k.st.RenewalFailures++
 		k.gone = err
-		l.fence.Store(math.MinInt64)
+		if errors.Is(err, ErrRemoved) {
+			l.fence.Store(math.MinInt64)
+		}
 		return errs.New(errs.ErrWorker, "lease lost: %s: %v", l.Where(), err)
 	}
 	k.st.RenewalFailures++

@@ -173,6 +173,18 @@ type Claim interface {
 // the session expired, the row went to another holder.
 var ErrGone = errors.New("the lease is gone")
 
+// ErrRemoved marks a claim whose record itself was removed or replaced (a
+// lease file deleted, a lease directory moved away): its holder stops at
+// once. Other losses (a session or a row that expired) leave the record
+// the holder's last fence, which no taker issues at or below, so the
+// holder rides on to that fence while it leases again.
+var ErrRemoved = fmt.Errorf("%w: its record was removed", ErrGone)
+
+// Removed is an error wrapping ErrRemoved (and so ErrGone) with a reason.
+func Removed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrRemoved, fmt.Sprintf(format, args...))
+}
+
 // Gone is an error wrapping ErrGone with a reason.
 func Gone(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrGone, fmt.Sprintf(format, args...))

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/idgen/idgen/internal/clock"
@@ -24,8 +25,11 @@ var errSwitch = errors.New("switch")
 // (nil at opening), tried first and kept without waiting when its record
 // is still the one this Keeper wrote.
 func (k *Keeper) leaseLocked(old *Lease) error {
+	// The pair is still its own when its record is the last one this
+	// Keeper had acknowledged, or one it sent unanswered that landed (a
+	// write queued in a client across a session's expiry).
 	own := func(p Pair, rec Record, st State) bool {
-		return old != nil && p == old.Pair && st == Present && rec == k.acked
+		return old != nil && p == old.Pair && st == Present && (rec == k.acked || slices.Contains(k.pending, rec))
 	}
 	req := Request{Pool: k.cfg.Pool, DC: k.cfg.DC, TTL: k.cfg.TTL}
 	if old != nil {
@@ -148,7 +152,16 @@ func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 		}
 	}
 	if ahead > limit && st != Present {
-		return 0, 0, false, errs.New(errs.ErrClockBackwards, "%s has no record: waiting for everything its last holder may have issued to pass (%s) would take longer than max_wait %s", c.Where(), ahead, limit)
+		// Write the bound as the pair's record, so the wait is paid once:
+		// an open after it takes the pair at once.
+		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
+		werr := c.Renew(ctx, Record{IssuedUpTo: floor})
+		cancel()
+		note := "; it is recorded, so an open after " + fmtMs(k.iss.UnixMs(floor)) + " takes the pair at once"
+		if werr != nil {
+			note = ""
+		}
+		return 0, 0, false, errs.New(errs.ErrClockBackwards, "%s has no record: waiting for everything its last holder may have issued to pass (%s) would take longer than max_wait %s%s", c.Where(), ahead, limit, note)
 	}
 	// Wait even when the record is far ahead: the clock may be stepped
 	// forward meanwhile (NTP catching up after a restart).
@@ -204,9 +217,10 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool)
 	}
 	k.cur.Store(l)
 	if old != nil {
-		k.abandon(old.claim) // the lost claim: nothing to write
+		old.fence.Store(math.MinInt64) // the generator issues under l now
+		k.abandon(old.claim)           // the lost claim: nothing to write
 	}
-	k.acked, k.ackedAt, k.failing, k.gone = rec, k.env.Now(), nil, nil
+	k.acked, k.ackedAt, k.failing, k.gone, k.pending = rec, k.env.Now(), nil, nil, nil
 	if old == nil || l.Pair != old.Pair {
 		k.floor = floor
 	}

@@ -44,11 +44,12 @@ type shared struct {
 	used    bool // hostdir: the pool's marker exists
 	down    bool // the whole store is out of reach
 	tokens  int64
-	renewed map[int64]int64 // token -> the last fence acknowledged
+	renewed map[int64]int64    // token -> the last fence acknowledged
+	files   map[lease.Pair]int // hostdir: which file a pair's name holds now (deletions count up)
 }
 
 func newShared(w *World, kind Kind) *shared {
-	return &shared{w: w, kind: kind, recs: map[lease.Pair]lease.Record{}, locks: map[lease.Pair]lock{}, renewed: map[int64]int64{}}
+	return &shared{w: w, kind: kind, recs: map[lease.Pair]lease.Record{}, locks: map[lease.Pair]lock{}, renewed: map[int64]int64{}, files: map[lease.Pair]int{}}
 }
 
 // view is one process's connection to the store.
@@ -102,7 +103,7 @@ func (v *view) Acquire(_ context.Context, req lease.Request) (lease.Claim, error
 		s.tokens++
 		s.locks[p] = lock{token: s.tokens, proc: v.proc.id, expires: now + int64(s.w.ttl)}
 		s.used = true
-		return &claim{v: v, pair: p, token: s.tokens, rec: rec, state: st}, nil
+		return &claim{v: v, pair: p, token: s.tokens, rec: rec, state: st, file: s.files[p]}, nil
 	}
 	return nil, errs.New(errs.ErrWorker, "all %d pairs are taken (simulated store)", req.Count())
 }
@@ -113,6 +114,7 @@ type claim struct {
 	token int64
 	rec   lease.Record
 	state lease.State
+	file  int // the record file it locked (hostdir)
 }
 
 func (c *claim) Pair() lease.Pair                         { return c.pair }
@@ -132,6 +134,9 @@ func (c *claim) Renew(_ context.Context, rec lease.Record) error {
 	}
 	s := c.v.s
 	if !c.held() {
+		if c.file != s.files[c.pair] {
+			return lease.Removed("the record file was deleted or replaced")
+		}
 		return lease.Gone("the lock has another holder or none")
 	}
 	s.recs[c.pair] = rec
@@ -167,6 +172,7 @@ func (s *shared) lose() {
 // deleteRecord removes a pair's record file (the host directory): its
 // holder finds its file gone at its next renewal.
 func (s *shared) deleteRecord(p lease.Pair) {
+	s.files[p]++
 	delete(s.recs, p)
 	delete(s.locks, p)
 }

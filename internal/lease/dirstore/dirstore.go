@@ -40,12 +40,13 @@ import (
 
 // Store is an open lease directory.
 type Store struct {
-	path  string
-	dir   *os.File
-	dev   uint64
-	ino   uint64
-	euid  int
-	owner string // the directory's owner and mode, for messages
+	path     string
+	explicit bool // lease_dir given: it must exist
+	dir      *os.File
+	dev      uint64
+	ino      uint64
+	euid     int
+	owner    string // the directory's owner and mode, for messages
 }
 
 // Open checks and opens the lease directory. The default directory is
@@ -84,7 +85,7 @@ func Open(path string, explicit bool) (*Store, error) {
 		dir.Close()
 		return nil, errs.New(errs.ErrWorker, "lease_dir %s: %v", path, err)
 	}
-	s := &Store{path: path, dir: dir, dev: st.Dev, ino: st.Ino, euid: os.Geteuid(), owner: describe(&st)}
+	s := &Store{path: path, explicit: explicit, dir: dir, dev: st.Dev, ino: st.Ino, euid: os.Geteuid(), owner: describe(&st)}
 	if err := s.trusted(&st); err != nil {
 		dir.Close()
 		return nil, err
@@ -121,6 +122,9 @@ func FileName(pool string, p lease.Pair) string {
 // by live processes, pairs whose files belong to other users and records
 // that fail their checksum.
 func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
+	if err := s.refresh(); err != nil {
+		return nil, err
+	}
 	var busy, foreign, bad, skipped, unusable int
 	firstBad, firstUnusable := "", ""
 	absentState := lease.Unmarked // a pool never used here
@@ -317,6 +321,23 @@ func (s *Store) mark(pool string) {
 	}
 }
 
+// refresh opens the directory again, with the same trust checks, when the
+// path names another one than the store opened (moved away and made
+// again): leases are taken where the path leads now. Claims in the old
+// one find their files gone at their next renewal.
+func (s *Store) refresh() error {
+	if s.sameDir() {
+		return nil
+	}
+	fresh, err := Open(s.path, s.explicit)
+	if err != nil {
+		return err
+	}
+	s.dir.Close()
+	*s = *fresh
+	return nil
+}
+
 // statAt stats name in the directory without following a symlink.
 func (s *Store) statAt(name string) (syscall.Stat_t, bool) {
 	var st syscall.Stat_t
@@ -384,10 +405,10 @@ func (c *claim) Renew(_ context.Context, rec lease.Record) error {
 		return err
 	}
 	if st, ok := c.s.statAt(c.name); !ok || st.Dev != c.dev || st.Ino != c.ino {
-		return lease.Gone("the file was removed or replaced")
+		return lease.Removed("the file was removed or replaced")
 	}
 	if !c.s.sameDir() {
-		return lease.Gone("lease_dir %s was removed or replaced", c.s.path)
+		return lease.Removed("lease_dir %s was removed or replaced", c.s.path)
 	}
 	return nil
 }

@@ -267,3 +267,25 @@ func TestFilesAreCreated0644(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "so several users can share one directory")
 }
+
+// Found by the real-server outage test: after the lease directory was
+// moved away and made again, a store kept taking pairs in the old one (its
+// descriptor), and its holders never leased again. Acquire follows the
+// path; a claim in the old directory is Removed at its next renewal.
+func TestDirectoryMovedAwayAndMadeAgain(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "leases")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	s := open(t, dir)
+	old, err := s.Acquire(context.Background(), req(pool1))
+	require.NoError(t, err)
+	require.NoError(t, os.Rename(dir, dir+".old"))
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	err = old.Renew(context.Background(), lease.Record{IssuedUpTo: 5})
+	require.ErrorIs(t, err, lease.ErrRemoved)
+	c, err := s.Acquire(context.Background(), req(pool1))
+	require.NoError(t, err)
+	require.NoError(t, c.Renew(context.Background(), lease.Record{IssuedUpTo: 9}))
+	_, err = os.Stat(filepath.Join(dir, FileName(pool1.Name, c.Pair())))
+	require.NoError(t, err, "the new claim's file is in the directory the path names now")
+}

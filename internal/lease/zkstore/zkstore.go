@@ -347,7 +347,7 @@ func (c *claim) Renew(ctx context.Context, rec lease.Record) error {
 	case errors.Is(err, lease.ErrGone):
 		return err
 	case errors.Is(err, zk.ErrNoNode):
-		return lease.Gone("the record %s was deleted", c.name)
+		return lease.Removed("the record %s was deleted", c.name)
 	case errors.Is(err, zk.ErrSessionExpired):
 		return lease.Gone("the ZooKeeper session expired")
 	case err != nil:

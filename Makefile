@@ -16,7 +16,7 @@ CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
 .PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-docs test-fleet docs-pictures \
-        bench wheel python-env clean
+        fuzz fuzz-go test-fuzz bench wheel python-env clean
 
 all: lib $(BUILD)/idgen
 
@@ -50,7 +50,7 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-docs test-fleet
+test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-docs test-fuzz test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
@@ -100,6 +100,34 @@ $(BUILD)/ctest_textid: ctest/textid.c ctest/check.h include/idgen.h $(LIB)
 
 test-c: $(BUILD)/ctest $(BUILD)/ctest_textid
 	cd $(BUILD) && ./ctest && ./ctest_textid
+
+# make fuzz: the C ABI fuzzer (tests/fuzz): configurations built from the
+# library's own key table, each case in a forked worker with a memory cap
+# and a time limit. FUZZ_SECONDS (60), FUZZ_SEED (random when empty; the
+# run prints it); a finding prints a one-line reproducer, and the run
+# exits non-zero. make test runs 60 s from seed 1, and every Go fuzz
+# target (func Fuzz* under internal/) for FUZZ_GO_TIME each.
+FUZZ_SECONDS ?= 60
+FUZZ_SEED    ?=
+FUZZ_GO_TIME ?= 5s
+FUZZ_SRC     := $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
+
+$(BUILD)/fuzz: $(FUZZ_SRC) include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) -Itests/fuzz $(filter %.c,$(FUZZ_SRC)) -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+fuzz: $(BUILD)/fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_SELF=$(BUILD)/fuzz $(BUILD)/fuzz
+
+fuzz-go:
+	@set -o pipefail; grep -rn --include='*_test.go' '^func Fuzz' internal | while IFS=: read -r file _ decl; do \
+	  name=$$(sed 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/' <<<"$$decl"); pkg=./$$(dirname "$$file"); \
+	  out=$$($(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime=$(FUZZ_GO_TIME) "$$pkg" 2>&1) \
+	    || { echo "$$out"; echo "fuzz-go: $$name in $$pkg failed (the input is in $$pkg/testdata/fuzz/$$name)"; exit 1; }; \
+	  echo "fuzz-go: $$name ($$pkg) $(FUZZ_GO_TIME): $$(grep -o 'execs: [0-9]*' <<<"$$out" | tail -1 || true)"; \
+	done
+
+test-fuzz: $(BUILD)/fuzz fuzz-go
+	@FUZZ_SECONDS=60 FUZZ_SEED=1 FUZZ_SELF=$(BUILD)/fuzz $(BUILD)/fuzz
 
 # include/idgen.hpp: C++17 RAII over the C ABI, warnings as errors.
 $(BUILD)/test_hpp: tests/cpp/test_hpp.cpp include/idgen.hpp include/idgen.h $(LIB)

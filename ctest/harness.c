@@ -825,6 +825,54 @@ static void test_bad_input_found_by_fuzzing(void) {
     CHECK(system(cmd) == 0, "cleanup");
 }
 
+/* Found by make fuzz (tests/fuzz), each failing before its fix. */
+static void test_found_by_abi_fuzzer(void) {
+    char a[1024] = "", b[1024] = "";
+    /* hex-spelling: whole numbers in 0x hex (DESIGN) mean what their
+     * decimal spelling means. */
+    idgen_t *h = must_open("preset=hutool worker=0x1F datacenter=0X3");
+    idgen_t *d = must_open("preset=hutool worker=31 datacenter=3");
+    CHECK_RC(idgen_config_string(h, a, sizeof a), IDGEN_OK);
+    CHECK_RC(idgen_config_string(d, b, sizeof b), IDGEN_OK);
+    CHECK(strcmp(a, b) == 0 && contains(a, "worker=31"), "hex %s / decimal %s", a, b);
+    idgen_close(h);
+    idgen_close(d);
+    h = must_open("preset=rocketmq ip=10.0.0.1 pid=0x1170 loader_hash=0x30946E09 tz=UTC");
+    char t[IDGEN_TEXT_MAX] = "";
+    idgen_text_parts tp = {0};
+    CHECK(idgen_next_text(h, t, sizeof t) == 32, "rocketmq text %s", t);
+    CHECK_RC(idgen_decode_text(h, t, &tp), IDGEN_OK);
+    CHECK(tp.pid == 0x1170 && tp.loader_hash == 0x30946E09, "pid %" PRId64 " loader_hash %" PRId64, tp.pid, tp.loader_hash);
+    idgen_close(h);
+    /* text-cap: an IPv4-mapped address makes 56-character ids; the
+     * configuration string said ip=1.2.3.4 (32-character ones). */
+    h = must_open("preset=rocketmq ip=::ffff:1.2.3.4 tz=UTC");
+    CHECK(idgen_next_text(h, t, sizeof t) == 56, "IPv4-mapped rocketmq id %s", t);
+    CHECK_RC(idgen_config_string(h, a, sizeof a), IDGEN_OK);
+    CHECK(contains(a, "ip=::ffff:1.2.3.4"), "shown as given: %s", a);
+    d = must_open(a);
+    CHECK(idgen_next_text(d, t, sizeof t) == 56, "reopened from its string: %s", t);
+    idgen_close(h);
+    idgen_close(d);
+    /* einval-key: leaf's own seq_start=random:100 and a narrower restated
+     * seq name the layout, the key that was given. */
+    idgen_t *g = NULL;
+    CHECK_RC(idgen_open("preset=leaf layout=time:45,worker:17,seq:1 worker=3", &g), IDGEN_EINVAL);
+    CHECK(strncmp(idgen_last_error(), "layout:", 7) == 0, "names layout: %s", idgen_last_error());
+    g = must_open("preset=leaf layout=time:45,worker:17,seq:1 worker=3 seq_start=0");
+    idgen_close(g);
+    /* loader_hash=-1 is Java's int -1, as its message says. */
+    g = must_open("preset=rocketmq loader_hash=-1");
+    idgen_close(g);
+    /* config-reopen: baidu-cached's default max_drift (unit << boost) was
+     * printed past what max_drift may be, so its own string did not open. */
+    g = must_open("preset=baidu-cached worker=0 unit=24h boost=7");
+    CHECK_RC(idgen_config_string(g, a, sizeof a), IDGEN_OK);
+    h = must_open(a);
+    idgen_close(h);
+    idgen_close(g);
+}
+
 int main(void) {
     test_version_and_strerror();
     test_open_errors();
@@ -838,6 +886,7 @@ int main(void) {
     test_rollback_keys();
     test_text_fuzz();
     test_bad_input_found_by_fuzzing();
+    test_found_by_abi_fuzzer();
     test_stats();
     test_leases();
     test_zxid_last_epoch();

@@ -78,7 +78,10 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 			return errs.Key("max_drift", "want at most %s, got %q", MaxDuration, v)
 		}
 	} else if c.Cached {
-		c.MaxDrift = c.Unit << c.Boost // room to fill the ring once ahead of the clock
+		// Room to fill the ring once ahead of the clock, at most what an
+		// explicit max_drift may say, so the configuration string reads
+		// back (unit=24h boost=7 would be 3072h).
+		c.MaxDrift = min(c.Unit<<c.Boost, MaxDuration)
 	} else if c.Borrow {
 		c.MaxDrift = max(DefaultMaxDrift, c.Unit)
 	}
@@ -89,6 +92,12 @@ func (c *Spec) parseKeys(kv map[string]string) error {
 	}
 	if c.SeqRandom > 0 {
 		if f, ok := c.Layout.Field(layout.FieldSeq); ok && c.SeqRandom > f.Max()+1 {
+			if _, given := kv["seq_start"]; !given {
+				// The preset's own start (leaf's random:100) and a layout
+				// restated with a narrower seq: the layout is what was given.
+				return errs.Key("layout", "preset %s starts each tick's sequence at random below %d (seq_start=random:%d), which the %d-bit seq of %s cannot hold: give seq_start=0 or seq_start=random:N with N at most %d, or a wider seq field",
+					c.Preset, c.SeqRandom, c.SeqRandom, f.Width, &c.Layout, f.Max()+1)
+			}
 			return errs.Key("seq_start", "random:%d is larger than the %d-bit sequence (at most random:%d)", c.SeqRandom, f.Width, f.Max()+1)
 		}
 	}

@@ -86,15 +86,15 @@ func (c *Spec) parseTextPreset(kv map[string]string) error {
 		t.MAC = hw
 	}
 	if v, ok := kv["pid"]; ok && v != "auto" {
-		n, err := strconv.ParseInt(v, 10, 64)
+		n, err := parseWhole(v)
 		if err != nil || n < 0 || n > 1<<22 {
 			return errs.Key("pid", "want auto or a process id from 0 to 4194304, got %q", v)
 		}
 		t.PID = n
 	}
 	if v, ok := kv["loader_hash"]; ok && v != "random" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < -(1<<31) || n >= 1<<32 || n == -1 {
+		n, err := parseWhole(v)
+		if err != nil || n < -(1<<31) || n >= 1<<32 {
 			return errs.Key("loader_hash", "want random or a 32-bit number (Java's int, -2147483648..2147483647, or 0..4294967295), got %q", v)
 		}
 		t.LoaderHash = n & 0xffffffff
@@ -160,6 +160,9 @@ func (c *Spec) textString() string {
 		case "ip":
 			if t.IP != nil {
 				v = t.IP.String()
+				if len(t.IP) == net.IPv6len && t.IP.To4() != nil {
+					v = "::ffff:" + v // IPv4-mapped: 16 bytes in the id, as given
+				}
 			}
 		case "mac":
 			if t.MAC != nil {

@@ -25,8 +25,22 @@ func ParseLeased(v string) (dc, worker int64, ok bool) {
 	return d, w, true
 }
 
+// parseWhole reads a whole number written in decimal or as 0x hex, the
+// two forms every numeric key takes (loader_hash=0x30946E09).
+func parseWhole(v string) (int64, error) {
+	if len(v) > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') {
+		h := v[2:]
+		if h[0] == '+' || h[0] == '-' {
+			return 0, strconv.ErrSyntax
+		}
+		u, err := strconv.ParseUint(h, 16, 63)
+		return int64(u), err
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
 func parseInt(key, v string, limit int64) (int64, error) {
-	n, err := strconv.ParseInt(v, 10, 64)
+	n, err := parseWhole(v)
 	if err != nil || n < 0 || n > limit {
 		return 0, errs.Key(key, "want a whole number from 0 to %d, got %q", limit, v)
 	}
@@ -45,7 +59,7 @@ func parseUnit(v string) (time.Duration, error) {
 const maxEpochMs = math.MaxInt64 / int64(time.Millisecond)
 
 func parseEpoch(v string) (int64, error) {
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+	if n, err := parseWhole(v); err == nil {
 		if n < 0 || n > maxEpochMs {
 			return 0, errs.Key("epoch", "unix milliseconds must be from 0 (1970) to %d (2262), got %q", maxEpochMs, v)
 		}
@@ -75,7 +89,7 @@ func parseSeqStart(v string) (int64, error) {
 		return 0, nil
 	}
 	if n, ok := strings.CutPrefix(v, "random:"); ok {
-		r, err := strconv.ParseInt(n, 10, 64)
+		r, err := parseWhole(n)
 		if err == nil && r >= 1 {
 			return r, nil
 		}

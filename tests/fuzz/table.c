@@ -1,0 +1,203 @@
+/*
+ * The key table as the library states it (its refusals of an unknown key,
+ * preset and layout field list every known one), the random numbers every
+ * choice comes from, and configurations as pairs rendered the ways the
+ * syntax allows.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+table_t T;
+
+/* ---- random numbers ------------------------------------------------------ */
+
+uint64_t splitmix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+uint64_t rnd(rng_t *r) {
+    r->s += 0x9e3779b97f4a7c15ULL;
+    return splitmix(r->s);
+}
+
+int64_t rint_n(rng_t *r, int64_t n) { return n <= 0 ? 0 : (int64_t)(rnd(r) % (uint64_t)n); }
+
+int chance(rng_t *r, int pct) { return rint_n(r, 100) < pct; }
+
+/* ---- the key table ------------------------------------------------------- */
+
+/* The fallback, used only when the library's messages cannot be read. */
+static const char *fallback_keys[] = {"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
+    "on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table", "max_wait",
+    "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding",
+    "switched", "name", "store", "step", "start", "max_skew"};
+static const char *fallback_presets[] = {"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached",
+    "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid", "segment"};
+static const char *fallback_fields[] = {"time", "datacenter", "worker", "seq", "backwards", "epoch", "counter"};
+
+/* Splits the list that follows `after` in msg up to `end` on ", " and
+ * " or "; returns how many names it found. */
+static int read_list(const char *msg, const char *after, char end, char **out) {
+    const char *p = strstr(msg, after);
+    if (p == NULL)
+        return 0;
+    p += strlen(after);
+    const char *q = strchr(p, end);
+    if (q == NULL)
+        return 0;
+    char list[4096];
+    size_t len = (size_t)(q - p);
+    if (len >= sizeof list)
+        return 0;
+    memcpy(list, p, len);
+    list[len] = 0;
+    int n = 0;
+    for (char *s = list; *s && n < MAXNAMES;) {
+        char *sep = strstr(s, ", ");
+        char *or = strstr(s, " or ");
+        char *cut = sep;
+        size_t skip = 2;
+        if (or != NULL && (cut == NULL || or < cut)) {
+            cut = or;
+            skip = 4;
+        }
+        if (cut != NULL)
+            *cut = 0;
+        if (*s)
+            out[n++] = strdup(s);
+        if (cut == NULL)
+            break;
+        s = cut + skip;
+    }
+    return n;
+}
+
+static int probe(const char *config, const char *after, char end, char **out) {
+    idgen_t *g = NULL;
+    if (idgen_open(config, &g) == IDGEN_OK) {
+        idgen_close(g);
+        return 0;
+    }
+    return read_list(idgen_last_error(), after, end, out);
+}
+
+void table_load(void) {
+    memset(&T, 0, sizeof T);
+    T.n_keys = probe("idgen_fuzz_probe=1", "known: ", ')', T.keys);
+    T.n_presets = probe("preset=idgen-fuzz-probe worker=0", "known: ", ')', T.presets);
+    T.n_fields = probe("layout=idgenfuzzprobe:1 worker=0", "(want ", ')', T.fields);
+    T.from_library = T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
+    if (T.from_library)
+        return;
+    snprintf(T.why, sizeof T.why, "read %d keys, %d presets, %d fields from the library's messages", T.n_keys,
+        T.n_presets, T.n_fields);
+    T.n_keys = T.n_presets = T.n_fields = 0;
+    for (size_t i = 0; i < sizeof fallback_keys / sizeof *fallback_keys; i++)
+        T.keys[T.n_keys++] = strdup(fallback_keys[i]);
+    for (size_t i = 0; i < sizeof fallback_presets / sizeof *fallback_presets; i++)
+        T.presets[T.n_presets++] = strdup(fallback_presets[i]);
+    for (size_t i = 0; i < sizeof fallback_fields / sizeof *fallback_fields; i++)
+        T.fields[T.n_fields++] = strdup(fallback_fields[i]);
+}
+
+int table_has_key(const char *k) {
+    for (int i = 0; i < T.n_keys; i++)
+        if (strcmp(T.keys[i], k) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- configurations ------------------------------------------------------ */
+
+const char *cfg_get(const cfg_t *c, const char *key) {
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->kv[i].key, key) == 0)
+            return c->kv[i].val;
+    return NULL;
+}
+
+void cfg_set(cfg_t *c, const char *key, const char *val) {
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->kv[i].key, key) == 0) {
+            snprintf(c->kv[i].val, VALLEN, "%s", val);
+            return;
+        }
+    if (c->n >= MAXKV)
+        return;
+    snprintf(c->kv[c->n].key, sizeof c->kv[c->n].key, "%s", key);
+    snprintf(c->kv[c->n].val, VALLEN, "%s", val);
+    c->n++;
+}
+
+void cfg_del(cfg_t *c, const char *key) {
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->kv[i].key, key) == 0) {
+            memmove(&c->kv[i], &c->kv[i + 1], sizeof(kv_t) * (size_t)(c->n - i - 1));
+            c->n--;
+            return;
+        }
+}
+
+static int needs_quotes(const char *v) { return *v == 0 || strpbrk(v, " \t\n\r\v\f;'\\") != NULL; }
+
+void append(char *dst, size_t cap, const char *s) {
+    size_t n = strlen(dst);
+    if (n + 1 < cap)
+        snprintf(dst + n, cap - n, "%s", s);
+}
+
+static void append_quoted(char *dst, size_t cap, const char *v) {
+    char q[2 * VALLEN + 4];
+    size_t j = 0;
+    q[j++] = '\'';
+    for (const char *p = v; *p && j + 3 < sizeof q; p++) {
+        if (*p == '\'' || *p == '\\')
+            q[j++] = '\\';
+        q[j++] = *p;
+    }
+    q[j++] = '\'';
+    q[j] = 0;
+    append(dst, cap, q);
+}
+
+/* Renders the pairs: plain is "k=v k=v" in order (quoting only where
+ * needed); otherwise the separators, order and quoting vary the ways the
+ * syntax allows, which must not change the meaning. */
+void cfg_render(cfg_t *c, rng_t *r, int plain) {
+    if (c->raw)
+        return;
+    static const char *seps[] = {" ", ";", "\t", "  ", " ; ", ";;", "\n", " \t; "};
+    int order[MAXKV];
+    for (int i = 0; i < c->n; i++)
+        order[i] = i;
+    if (!plain && chance(r, 50))
+        for (int i = c->n - 1; i > 0; i--) {
+            int j = (int)rint_n(r, i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    c->text[0] = 0;
+    if (!plain && chance(r, 10))
+        append(c->text, sizeof c->text, PICK(r, seps));
+    for (int k = 0; k < c->n; k++) {
+        const kv_t *p = &c->kv[order[k]];
+        if (k > 0)
+            append(c->text, sizeof c->text, plain ? " " : PICK(r, seps));
+        append(c->text, sizeof c->text, p->key);
+        append(c->text, sizeof c->text, "=");
+        if (needs_quotes(p->val) || (!plain && chance(r, 5)))
+            append_quoted(c->text, sizeof c->text, p->val);
+        else
+            append(c->text, sizeof c->text, p->val);
+    }
+    if (!plain && chance(r, 10))
+        append(c->text, sizeof c->text, PICK(r, seps));
+}

@@ -297,10 +297,9 @@ func (k *Keeper) renewLocked(l *Lease, v int64) error {
 func (k *Keeper) writeLocked(l *Lease, rec Record) error {
 	sent := k.env.Now()
 	k.tried = sent
-	if len(k.pending) == 8 {
-		k.pending = k.pending[1:]
+	if len(k.pending) < 16 { // the first writes after the last answer are the ones a client may have queued
+		k.pending = append(k.pending, rec)
 	}
-	k.pending = append(k.pending, rec)
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL/3)
 	err := l.claim.Renew(ctx, rec)
 	cancel()

@@ -49,10 +49,23 @@ const (
 	SourceLease               // worker=lease: the host lease directory
 	SourceZK                  // worker=zk://...: a ZooKeeper ensemble
 	SourcePG                  // worker=postgres://...: a PostgreSQL table
+	SourceMySQL               // worker=mysql://... or mariadb://...: a MySQL/MariaDB table
+	SourceRedis               // worker=redis://... or rediss://...: Redis keys
+	SourceEtcd                // worker=etcd://... or etcds://...: etcd keys through its JSON gateway
+	SourceOrdinal             // worker=ordinal: the host name's trailing -N, or $IDGEN_ORDINAL
 )
 
 // Leasing reports whether the source takes a lease.
-func (s Source) Leasing() bool { return s == SourceLease || s == SourceZK || s == SourcePG }
+func (s Source) Leasing() bool { return s == SourceLease || s.Fleet() }
+
+// Fleet reports whether the source is a coordinator shared by many hosts.
+func (s Source) Fleet() bool {
+	switch s {
+	case SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd:
+		return true
+	}
+	return false
+}
 
 // Spec is a parsed configuration string. Parse("") gives the defaults.
 type Spec struct {
@@ -65,7 +78,7 @@ type Spec struct {
 	WorkerSrc   Source
 	DC          int64
 	DCSrc       Source
-	Store       *StoreURL // the coordinator of SourceZK and SourcePG
+	Store       *StoreURL // the coordinator of a Fleet source
 	WallClock   bool      // clock=wall
 	OnClockBack Policy
 	Borrow      bool          // on_exhausted=borrow

@@ -112,7 +112,7 @@ func TestParseConfigErrorsNameTheKey(t *testing.T) {
 		{"preset=sonyflake datacenter=1", "datacenter"},
 		{"preset=sonyflake datacenter=mac", "datacenter"},
 		{"layout=time:41,seq:22 worker=pid", "worker"},
-		{"worker=etcd://host:2379", "worker"},
+		{"worker=consul://host:8500", "worker"},
 		{"max_drift=0ms on_exhausted=borrow", "max_drift"},
 		{"max_drift=5ms", "max_drift"},
 		{"seq_start=random:5000", "seq_start"},

@@ -154,14 +154,14 @@ func (c *Spec) checkApplies(kv map[string]string) error {
 	leasing := c.WorkerSrc.Leasing()
 	for _, k := range []string{"max_wait", "lease_ttl", "max_outage"} {
 		if _, ok := kv[k]; ok && !leasing {
-			return errs.Key(k, "applies only with a lease source (worker=lease, zk://… or postgres://…), not worker=%s", kv["worker"])
+			return errs.Key(k, "applies only with a lease source (worker=lease, zk://, postgres://, mysql://, redis:// or etcd://…), not worker=%s", kv["worker"])
 		}
 	}
 	if _, ok := kv["lease_dir"]; ok && c.WorkerSrc != SourceLease {
 		return errs.Key("lease_dir", "applies only with worker=lease")
 	}
-	if _, ok := kv["lease_table"]; ok && c.WorkerSrc != SourcePG {
-		return errs.Key("lease_table", "applies only with worker=postgres://…")
+	if _, ok := kv["lease_table"]; ok && c.WorkerSrc != SourcePG && c.WorkerSrc != SourceMySQL {
+		return errs.Key("lease_table", "applies only with worker=postgres://… or mysql://…")
 	}
 	if _, ok := kv["max_drift"]; ok && !c.Borrow {
 		return errs.Key("max_drift", "applies only with on_exhausted=borrow")
@@ -242,16 +242,16 @@ func (c *Spec) parseSource(key, v string, kind layout.FieldKind) (Source, int64,
 		return SourcePID, 0, nil
 	case key == "worker" && v == "lease":
 		return SourceLease, 0, nil
+	case key == "worker" && v == "ordinal":
+		n, err := Ordinal(c.Layout)
+		return SourceOrdinal, n, err
 	case key == "worker" && strings.Contains(v, "://"):
 		u, err := ParseStoreURL(v)
 		if err != nil {
 			return 0, 0, err
 		}
 		c.Store = u
-		if u.Kind == StoreZK {
-			return SourceZK, 0, nil
-		}
-		return SourcePG, 0, nil
+		return u.Kind.Source(), 0, nil
 	case key == "datacenter" && v == "mac":
 		if !c.Layout.Has(layout.FieldDatacenter) {
 			return 0, 0, errs.Key(key, "mac needs a layout with a datacenter field")

@@ -25,7 +25,7 @@ func (c *Spec) parseLeaseKeys(kv map[string]string) error {
 		c.LeaseTable = v
 	}
 	switch c.WorkerSrc {
-	case SourceZK, SourcePG:
+	case SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd:
 		c.LeaseTTL = DefaultFleetTTL
 	default:
 		c.LeaseTTL = DefaultHostTTL
@@ -42,7 +42,7 @@ func (c *Spec) parseLeaseKeys(kv map[string]string) error {
 		}
 	}
 	c.MaxOutage = max(DefaultHostOutage, c.LeaseTTL)
-	if c.WorkerSrc == SourceZK || c.WorkerSrc == SourcePG {
+	if c.WorkerSrc.Fleet() {
 		c.MaxOutage = max(DefaultFleetOutage, c.LeaseTTL)
 	}
 	if v, ok := kv["max_outage"]; ok {

@@ -13,9 +13,17 @@ import (
 type StoreKind int
 
 const (
-	StoreZK StoreKind = iota // zk://[user:password@]host:port[,host:port...][/root]
-	StorePG                  // postgres:// or postgresql:// (a libpq URL)
+	StoreZK    StoreKind = iota // zk://[user:password@]host:port[,host:port...][/root]
+	StorePG                     // postgres:// or postgresql:// (a libpq URL)
+	StoreMySQL                  // mysql:// or mariadb://user:password@host:port/database[?tls=true]
+	StoreRedis                  // redis:// or rediss://[user:password@]host:port[/db][?wait=N]
+	StoreEtcd                   // etcd:// or etcds://[user:password@]h1:p1[,h2:p2...][/prefix]
 )
+
+// Source is the worker source a store kind serves.
+func (k StoreKind) Source() Source {
+	return [...]Source{SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd}[k]
+}
 
 // StoreURL is a coordinator's address as worker= gives it.
 type StoreURL struct {
@@ -26,7 +34,10 @@ type StoreURL struct {
 	User     string
 	Password string
 	HasPass  bool
-	Database string // PostgreSQL
+	Database string // PostgreSQL, MySQL
+	TLS      bool   // mysql ?tls=true, rediss://, etcds://
+	DB       int    // Redis: the database number
+	Wait     int    // Redis ?wait=N: replicas each record write waits for
 }
 
 // DefaultZKRoot is the root znode of ZooKeeper leases.
@@ -42,8 +53,14 @@ func ParseStoreURL(v string) (*StoreURL, error) {
 		return parseZK(v, rest)
 	case "postgres", "postgresql":
 		return parsePG(v)
+	case "mysql", "mariadb":
+		return parseMySQL(v)
+	case "redis", "rediss":
+		return parseRedis(v)
+	case "etcd", "etcds":
+		return parseEtcd(v, rest)
 	}
-	return nil, errs.Key("worker", "unknown coordinator %q (want zk://, postgres:// or postgresql://)", scheme+"://")
+	return nil, errs.Key("worker", "unknown coordinator %q (want zk://, postgres://, mysql://, mariadb://, redis://, rediss://, etcd:// or etcds://)", scheme+"://")
 }
 
 func parseZK(raw, rest string) (*StoreURL, error) {
@@ -147,8 +164,9 @@ func parsePG(raw string) (*StoreURL, error) {
 // Redacted is the URL without its password, for messages and for the
 // configuration string.
 func (u *StoreURL) Redacted() string {
-	if u.Kind == StoreZK {
-		s := "zk://"
+	if u.Kind == StoreZK || u.Kind == StoreEtcd {
+		s, _, _ := strings.Cut(u.Raw, "://")
+		s += "://"
 		if u.User != "" {
 			s += url.PathEscape(u.User) + "@"
 		}
@@ -156,7 +174,7 @@ func (u *StoreURL) Redacted() string {
 	}
 	p, err := url.Parse(u.Raw)
 	if err != nil {
-		return "postgres://?"
+		return strings.SplitN(u.Raw, ":", 2)[0] + "://?"
 	}
 	if p.User != nil {
 		p.User = url.User(p.User.Username())
@@ -167,10 +185,18 @@ func (u *StoreURL) Redacted() string {
 // Where names the servers and, for PostgreSQL, the database: what a
 // message about reaching the store says.
 func (u *StoreURL) Where() string {
-	if u.Kind == StoreZK {
-		return "ZooKeeper ensemble " + strings.Join(u.Servers, ",")
+	servers := strings.Join(u.Servers, ",")
+	switch u.Kind {
+	case StoreZK:
+		return "ZooKeeper ensemble " + servers
+	case StoreMySQL:
+		return "MySQL " + servers + " database " + strconv.Quote(u.Database)
+	case StoreRedis:
+		return "Redis " + servers + " db " + strconv.Itoa(u.DB)
+	case StoreEtcd:
+		return "etcd cluster " + servers
 	}
-	return "PostgreSQL " + strings.Join(u.Servers, ",") + " database " + strconv.Quote(u.Database)
+	return "PostgreSQL " + servers + " database " + strconv.Quote(u.Database)
 }
 
 // redactAny drops a user:password@ part from something URL-like.

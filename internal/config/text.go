@@ -101,7 +101,9 @@ func (c *Spec) String() string {
 			return "mac"
 		case SourceLease:
 			return "lease"
-		case SourceZK, SourcePG:
+		case SourceOrdinal:
+			return "ordinal"
+		case SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd:
 			return Quote(c.Store.Redacted())
 		}
 		return strconv.FormatInt(v, 10)

@@ -90,6 +90,7 @@ func openStore(c *config.Spec) (lease.Store, error) {
 	case config.SourcePG:
 		return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
 	}
+	// MySQL, Redis and etcd stores: hooked in here as they land.
 	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
 }
 

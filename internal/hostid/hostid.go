@@ -4,9 +4,11 @@
 package hostid
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // PID is the process id.
@@ -92,4 +94,23 @@ func macOf(i *net.Interface) []byte {
 		}
 	}
 	return nil
+}
+
+// Ordinal is the text of a StatefulSet-style ordinal and where it came
+// from: $IDGEN_ORDINAL when set, else the digits after the host name's
+// last '-' (web-3 → "3"). A host name without one is an error saying so.
+func Ordinal() (value, from string, err error) {
+	if v, ok := os.LookupEnv("IDGEN_ORDINAL"); ok {
+		return v, "$IDGEN_ORDINAL", nil
+	}
+	h, err := os.Hostname()
+	if err != nil {
+		return "", "", fmt.Errorf("cannot read the host name (%v) and $IDGEN_ORDINAL is not set", err)
+	}
+	h, _, _ = strings.Cut(h, ".")
+	i := strings.LastIndexByte(h, '-')
+	if i < 0 || i == len(h)-1 || strings.Trim(h[i+1:], "0123456789") != "" {
+		return "", "", fmt.Errorf("host name %q does not end in -N (a StatefulSet pod name like web-3) and $IDGEN_ORDINAL is not set", h)
+	}
+	return h[i+1:], "host name " + strconv.Quote(h), nil
 }

@@ -42,17 +42,17 @@ func (s Scheme) String() string {
 type Source int
 
 const (
-	SourceUnset Source = iota // datacenter not given: leased with the worker, or 0
-	SourceValue               // a number, trusted as given
-	SourcePID                 // worker=pid: the preset's derivation from datacenter and pid
-	SourceMAC                 // datacenter=mac: the preset's derivation from a MAC address
-	SourceLease               // worker=lease: the host lease directory
-	SourceZK                  // worker=zk://...: a ZooKeeper ensemble
-	SourcePG                  // worker=postgres://...: a PostgreSQL table
-	SourceMySQL               // worker=mysql://... or mariadb://...: a MySQL/MariaDB table
-	SourceRedis               // worker=redis://... or rediss://...: Redis keys
-	SourceEtcd                // worker=etcd://... or etcds://...: etcd keys through its JSON gateway
-	SourceOrdinal             // worker=ordinal: the host name's trailing -N, or $IDGEN_ORDINAL
+	SourceUnset   Source = iota // datacenter not given: leased with the worker, or 0
+	SourceValue                 // a number, trusted as given
+	SourcePID                   // worker=pid: the preset's derivation from datacenter and pid
+	SourceMAC                   // datacenter=mac: the preset's derivation from a MAC address
+	SourceLease                 // worker=lease: the host lease directory
+	SourceZK                    // worker=zk://...: a ZooKeeper ensemble
+	SourcePG                    // worker=postgres://...: a PostgreSQL table
+	SourceMySQL                 // worker=mysql://... or mariadb://...: a MySQL/MariaDB table
+	SourceRedis                 // worker=redis://... or rediss://...: Redis keys
+	SourceEtcd                  // worker=etcd://... or etcds://...: etcd keys through its JSON gateway
+	SourceOrdinal               // worker=ordinal: the host name's trailing -N, or $IDGEN_ORDINAL
 )
 
 // Leasing reports whether the source takes a lease.

@@ -75,8 +75,32 @@ func run(m *testing.M) int {
 	fmt.Printf("fleet: PostgreSQL up in %s\n", time.Since(start).Round(time.Millisecond))
 	zkConnect = readTrim(filepath.Join(zkDir, "connect"))
 	pgURL = readTrim(filepath.Join(pgDir, "url"))
+	for _, x := range extra {
+		dir := filepath.Join(work, x.name)
+		defer x.stop(dir)
+		start = time.Now()
+		if err := x.start(dir); err != nil {
+			fmt.Fprintf(os.Stderr, "fleet: cannot start %s: %v\n", x.name, err)
+			return 1
+		}
+		fmt.Printf("fleet: %s up in %s\n", x.name, time.Since(start).Round(time.Millisecond))
+	}
 	return m.Run()
 }
+
+// server is a store besides ZooKeeper and PostgreSQL: its file registers
+// it from init, TestMain starts it in work/<name> (and stops it, also on
+// failure), and every test that ranges over stores() runs on it too.
+type server struct {
+	name  string
+	start func(dir string) error // dir: its data directory, made by start
+	stop  func(dir string)
+	store func() store // called after start
+}
+
+var extra []server
+
+func register(s server) { extra = append(extra, s) }
 
 func script(name string, args ...string) (string, error) {
 	out, err := exec.Command(filepath.Join(root, "tests", "servers", name), args...).CombinedOutput()
@@ -111,7 +135,7 @@ func nextUniq() int {
 }
 
 func stores() []store {
-	return []store{
+	out := []store{
 		{name: "zk", target: zkConnect, source: func(t *testing.T, proxy int) string {
 			hosts := zkConnect
 			if proxy > 0 {
@@ -128,6 +152,10 @@ func stores() []store {
 			return u + " lease_table=" + testRoot(t)
 		}},
 	}
+	for _, x := range extra {
+		out = append(out, x.store())
+	}
+	return out
 }
 
 // testRoot names a pool space private to one test (and store).

@@ -150,6 +150,14 @@ type Store interface {
 	Close() error
 }
 
+// Clocked is a Store with a clock of its own (PostgreSQL now(), MySQL
+// NOW(6), Redis TIME, ZooKeeper's node times, etcd has none): StoreNow reads
+// it, and the holder's clock minus it is the skew the stats report and
+// max_skew checks. Skew never affects uniqueness.
+type Clocked interface {
+	StoreNow(ctx context.Context) (time.Time, error)
+}
+
 // Claim is one held pair.
 type Claim interface {
 	Pair() Pair

@@ -70,6 +70,7 @@ func (s Source) Fleet() bool {
 // Spec is a parsed configuration string. Parse("") gives the defaults.
 type Spec struct {
 	Preset      string
+	Name        string // name=: the generator's label in metrics (a segment's counter)
 	Scheme      Scheme
 	Layout      layout.Layout
 	Unit        time.Duration // 1ms, 10ms, 1s ...
@@ -163,7 +164,7 @@ func Presets() []string {
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
 	"on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table",
-	"max_wait", "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched"}
+	"max_wait", "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched", "name"}
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and
@@ -198,6 +199,12 @@ func Parse(s string) (*Spec, error) {
 	}
 	p := presets[c.Preset]
 	c.Scheme, c.Unit, c.EpochMs, c.OnClockBack, c.SeqRandom = p.scheme, p.unit, p.epochMs, p.back, p.random
+	if v, ok := kv["name"]; ok {
+		if err := checkName(v); err != nil {
+			return nil, err
+		}
+		c.Name = v
+	}
 	if c.Scheme.IsText() {
 		if err := c.parseTextPreset(kv); err != nil {
 			return nil, err

@@ -85,3 +85,19 @@ func TestOrdinal(t *testing.T) {
 		assert.True(t, strings.Contains(err.Error(), "worker"), err.Error())
 	}
 }
+
+func TestNameKey(t *testing.T) {
+	for _, cfg := range []string{"worker=3 name=orders-api.v2", "preset=ulid name=x", "preset=rocketmq name=A_1"} {
+		c, err := Parse(cfg)
+		require.NoError(t, err, cfg)
+		assert.Contains(t, c.String(), " name="+strings.Fields(cfg)[1][5:], cfg)
+		again, err := Parse(c.String())
+		require.NoError(t, err)
+		assert.Equal(t, c.Name, again.Name)
+	}
+	for _, bad := range []string{"name=.x", "name='a b'", "name=" + strings.Repeat("a", 65), "name=é", "name=''"} {
+		_, err := Parse("worker=3 " + bad)
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "name", bad)
+	}
+}

@@ -152,6 +152,9 @@ func (c *Spec) String() string {
 	if c.Text != TextDec {
 		add("text", c.Text.String())
 	}
+	if c.Name != "" {
+		add("name", c.Name)
+	}
 	if c.WorkerSrc.Leasing() {
 		if c.LeaseDir != "" {
 			add("lease_dir", Quote(c.LeaseDir))

@@ -52,7 +52,7 @@ func (s Scheme) IsText() bool { return s >= SchemeRocketMQ && s <= SchemeULID }
 func (c *Spec) parseTextPreset(kv map[string]string) error {
 	own := textKeys[c.Scheme]
 	for k := range kv {
-		if k == "preset" {
+		if k == "preset" || k == "name" {
 			continue
 		}
 		ok := false
@@ -184,6 +184,9 @@ func (c *Spec) textString() string {
 			}
 		}
 		parts = append(parts, k+"="+v)
+	}
+	if c.Name != "" {
+		parts = append(parts, "name="+c.Name)
 	}
 	return strings.Join(parts, " ")
 }

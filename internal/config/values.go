@@ -112,3 +112,18 @@ func CeilTicks(d, unit time.Duration) int64 {
 	}
 	return int64((d + unit - 1) / unit)
 }
+
+// checkName accepts a name= value: 1 to 64 characters of [A-Za-z0-9_.-],
+// not starting with '.', so it is safe as a metrics label, a file name and
+// a store key.
+func checkName(v string) error {
+	ok := v != "" && len(v) <= 64 && v[0] != '.'
+	for i := 0; ok && i < len(v); i++ {
+		c := v[i]
+		ok = c == '_' || c == '.' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	if !ok {
+		return errs.Key("name", "want 1 to 64 characters of A-Z a-z 0-9 _ . - (not starting with .), got %q", v)
+	}
+	return nil
+}

@@ -98,8 +98,11 @@ $(BUILD)/ctest: ctest/harness.c ctest/check.h include/idgen.h $(LIB)
 $(BUILD)/ctest_textid: ctest/textid.c ctest/check.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
-test-c: $(BUILD)/ctest $(BUILD)/ctest_textid
-	cd $(BUILD) && ./ctest && ./ctest_textid
+$(BUILD)/ctest_forklock: ctest/forklock.c ctest/check.h include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+test-c: $(BUILD)/ctest $(BUILD)/ctest_textid $(BUILD)/ctest_forklock
+	cd $(BUILD) && ./ctest && ./ctest_textid && ./ctest_forklock
 
 # make fuzz: the C ABI fuzzer (tests/fuzz): configurations built from the
 # library's own key table, each case in a forked worker with a memory cap

@@ -6,5 +6,7 @@
 
 void idgenp_set_error(const char *msg, size_t n);
 void idgenp_set_error_str(const char *msg);
+void idgenp_track_lock_fd(int fd, int held);
+void idgenp_close_lock_fds_in_child(void);
 
 #endif

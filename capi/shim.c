@@ -10,7 +10,10 @@
 
 static volatile int forked;
 
-static void on_fork_child(void) { forked = 1; }
+static void on_fork_child(void) {
+    forked = 1;
+    idgenp_close_lock_fds_in_child();
+}
 
 __attribute__((constructor)) static void idgenp_install_fork_handler(void) {
     pthread_atfork(NULL, NULL, on_fork_child);

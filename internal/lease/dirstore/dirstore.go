@@ -247,8 +247,9 @@ func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, 
 			f.Close() // another user's pair (root can open it; it still is not root's)
 			return nil, othersFile, "", nil
 		}
+		LockHook(fd, true) // before the lock: a child forked from now on lets it go
 		if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			f.Close()
+			closeLocked(f)
 			if errors.Is(err, syscall.EWOULDBLOCK) {
 				return nil, held, "", nil
 			}
@@ -257,7 +258,7 @@ func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, 
 		// The name may have been unlinked or replaced between open and
 		// lock: then this lock guards nothing; try the name again.
 		if now, ok := s.statAt(name); !ok || now.Dev != st.Dev || now.Ino != st.Ino {
-			f.Close()
+			closeLocked(f)
 			continue
 		}
 		c := &claim{s: s, f: f, name: name, path: path, pair: p, dev: st.Dev, ino: st.Ino}
@@ -269,7 +270,7 @@ func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, 
 		default:
 			rec, ok := parseRecord(buf[:n])
 			if !ok {
-				f.Close()
+				closeLocked(f)
 				return nil, badRecord, "", nil
 			}
 			c.rec, c.state = rec, lease.Present
@@ -433,9 +434,24 @@ func (c *claim) Abandon(context.Context) error {
 // drop unlocks without writing.
 func (c *claim) drop() {
 	if c.f != nil {
-		c.f.Close() // the only descriptor: closing it drops the flock
+		closeLocked(c.f) // the only descriptor: closing it drops the flock
 		c.f = nil
 	}
+}
+
+// LockHook is told of every lease file descriptor that may hold a flock
+// (held true) before it is locked, and again (held false) before it is
+// closed. A flock belongs to the open file, which a forked child shares: a
+// child living on after its parent died would keep the pair locked. The C
+// library sets a hook that closes the child's copies at fork (the parent
+// keeps its lock); the default does nothing.
+var LockHook = func(fd int, held bool) {}
+
+// closeLocked closes a lease file that LockHook was told of: the hook
+// first, so a child never closes a number the parent has since reused.
+func closeLocked(f *os.File) {
+	LockHook(int(f.Fd()), false)
+	f.Close()
 }
 
 // The record: fixed length, rewritten in place, with a CRC-32 of the

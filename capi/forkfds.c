@@ -1,0 +1,45 @@
+// Lease file descriptors that hold a flock, closed in a forked child.
+//
+// A flock belongs to the open file, which fork shares with the child: a
+// child that lives on after its parent died (killed, crashed) would keep
+// the parent's pair locked, and no other process could lease it. The child
+// cannot use idgen anyway (IDGEN_EFORKED), so at fork it closes its copies
+// of these descriptors; the parent's lock is unaffected.
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "capi.h"
+
+#define MAX_LOCK_FDS 4096
+
+static _Atomic int lock_fds[MAX_LOCK_FDS]; // fd + 1; 0 is a free slot
+
+void idgenp_track_lock_fd(int fd, int held) {
+    if (held) {
+        for (int i = 0; i < MAX_LOCK_FDS; i++) {
+            int free_slot = 0;
+            if (atomic_compare_exchange_strong(&lock_fds[i], &free_slot, fd + 1)) {
+                return;
+            }
+        }
+        return; // more lease files than slots: the child keeps the rest
+    }
+    for (int i = 0; i < MAX_LOCK_FDS; i++) {
+        int mine = fd + 1;
+        if (atomic_compare_exchange_strong(&lock_fds[i], &mine, 0)) {
+            return;
+        }
+    }
+}
+
+// Runs in the child, one thread, before fork returns there.
+void idgenp_close_lock_fds_in_child(void) {
+    for (int i = 0; i < MAX_LOCK_FDS; i++) {
+        int v = atomic_load(&lock_fds[i]);
+        if (v > 0) {
+            close(v - 1);
+            atomic_store(&lock_fds[i], 0);
+        }
+    }
+}

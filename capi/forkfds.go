@@ -1,0 +1,19 @@
+package main
+
+// #include "capi.h"
+import "C"
+
+import "github.com/idgen/idgen/internal/lease/dirstore"
+
+// A forked child closes its copies of the lease files' descriptors
+// (forkfds.c), so a child outliving its parent never keeps the parent's
+// pair locked.
+func init() {
+	dirstore.LockHook = func(fd int, held bool) {
+		h := C.int(0)
+		if held {
+			h = 1
+		}
+		C.idgenp_track_lock_fd(C.int(fd), h)
+	}
+}

@@ -4,6 +4,7 @@
 package gen
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -111,29 +112,55 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 			return nil, err
 		}
 	}
-	var g Generator
-	var err error
-	switch rc.Scheme {
-	case config.SchemeSession:
-		g, err = newSession(sh, lm)
-	case config.SchemeZxid:
-		g, err = newZxid(sh, lm)
-	default:
-		var tg *timeGen
-		if tg, err = newTimeGen(sh, lm); err == nil && rc.Cached {
-			g = newCached(tg)
-		} else if err == nil {
-			g = tg
-		}
-	}
+	g, err := build(sh, lm)
 	if err != nil {
-		if lm != nil {
-			lm.abort()
+		if g != nil {
+			_ = g.Close() // gives back the lease and stops what it started
+		} else {
+			if lm != nil {
+				lm.abort()
+			}
+			stopClock()
 		}
-		stopClock()
 		return nil, err
 	}
 	return g, nil
+}
+
+// openFault, when set (tests), fails an open (an error or a panic) after
+// the generator was built and its lease taken.
+var openFault func(Generator) error
+
+// build makes the generator of sh's scheme. A panic (a bug) becomes an
+// error, so the open fails and gives back what it took rather than leak
+// its lease; g is returned too when it was built, for the caller to close.
+func build(sh *shape, lm *leaser) (g Generator, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error opening preset %s: %v", sh.cfg.Preset, r) // IDGEN_EINTERNAL
+		}
+	}()
+	if g, err = construct(sh, lm); err == nil && openFault != nil {
+		err = openFault(g)
+	}
+	return g, err
+}
+
+func construct(sh *shape, lm *leaser) (Generator, error) {
+	switch sh.cfg.Scheme {
+	case config.SchemeSession:
+		return newSession(sh, lm)
+	case config.SchemeZxid:
+		return newZxid(sh, lm)
+	}
+	tg, err := newTimeGen(sh, lm)
+	if err != nil {
+		return nil, err
+	}
+	if sh.cfg.Cached {
+		return newCached(tg), nil
+	}
+	return tg, nil
 }
 
 // OpenString parses and opens in one step.

@@ -269,19 +269,24 @@ func kill9FourPairs(t *testing.T, cfg string, probeAfter time.Duration, fence fu
 	// may not wait (max_wait=100ms) is told at once (ZooKeeper,
 	// PostgreSQL: the dead holders' locks still look live for lease_ttl)
 	// and once their locks are gone but not their fences.
+	// A probe that took a pair must have opened past that pair's fence
+	// (a loaded machine may launch it late); it then says "" (too late to
+	// read the message).
 	probe := func() (string, int64) {
 		w, err := launch(t, cfg+" max_wait=100ms", 300)
 		require.NoError(t, err)
 		if w.open == "" {
 			w.stop()
-			t.Fatalf("a caller with max_wait=100ms took a pair %d ms after the kill: %s", w.openedAt.UnixMilli()-killed, w.pair())
+			f, killedPair := fences[w.pair()]
+			require.True(t, killedPair, "a caller with max_wait=100ms took %s, not a killed holder's pair", w.pair())
+			require.GreaterOrEqual(t, w.openedAt.UnixMilli(), f-5, "a caller with max_wait=100ms took %s %d ms after the kill, before its fence", w.pair(), w.openedAt.UnixMilli()-killed)
+			return "", w.openedAt.UnixMilli() - killed
 		}
 		return w.open, w.openedAt.UnixMilli() - killed
 	}
 	earlyMsg, earlyAt := probe()
 	time.Sleep(time.Until(time.UnixMilli(killed).Add(probeAfter)))
 	probeMsg, probeAt := probe()
-	require.Less(t, probeAt+killed, min(fences[hs[0].pair()], fences[hs[1].pair()]), "probed before the fences")
 
 	blocked := both(20 * time.Second)
 	var after []string
@@ -311,5 +316,10 @@ func kill9FourPairs(t *testing.T, cfg string, probeAfter time.Duration, fence fu
 		earlyAt, earlyMsg, probeAt, probeMsg, after, n)
 	assert.Less(t, free[0].took, 1500*time.Millisecond, "a free pair is taken at once")
 	assert.Less(t, free[1].took, 1500*time.Millisecond, "a free pair is taken at once")
-	assert.Regexp(t, `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`, probeMsg, "a caller that may not wait is told until when the killed holders' pairs are blocked")
+	if probeMsg != "" {
+		assert.Less(t, probeAt+killed, min(fences[hs[0].pair()], fences[hs[1].pair()]), "probed before the fences")
+		assert.Regexp(t, `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`, probeMsg, "a caller that may not wait is told until when the killed holders' pairs are blocked")
+	} else if earlyMsg == "" {
+		t.Errorf("both probes came after the fences (%d and %d ms after the kill): the machine is too loaded to test what a caller that may not wait is told", earlyAt, probeAt)
+	}
 }

@@ -94,6 +94,10 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	// leased= and switched= are accepted and ignored: the generator shows
 	// the pair it holds and a switch only when it made one itself.
 	rc.Leased, rc.Switched = "", ""
+	if rc.Scheme == config.SchemeSegment {
+		stopClock() // a counter has no clock
+		return newSegment(&rc, nil)
+	}
 	if rc.Scheme.IsText() {
 		g, err := newText(&rc, clk, ownClock)
 		if err != nil {
@@ -147,11 +151,20 @@ func build(sh *shape, lm *leaser) (g Generator, err error) {
 }
 
 func construct(sh *shape, lm *leaser) (Generator, error) {
+	// Each case returns a nil Generator on error, never a typed nil.
 	switch sh.cfg.Scheme {
 	case config.SchemeSession:
-		return newSession(sh, lm)
+		g, err := newSession(sh, lm)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
 	case config.SchemeZxid:
-		return newZxid(sh, lm)
+		g, err := newZxid(sh, lm)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
 	}
 	tg, err := newTimeGen(sh, lm)
 	if err != nil {

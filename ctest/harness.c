@@ -407,7 +407,7 @@ static void test_leases(void) {
     CHECK(f != NULL, "open %s", fresh);
     if (f) {
         char rec[64] = "";
-        CHECK(fgets(rec, sizeof rec, f) != NULL && strncmp(rec, "idgen-lease 1 ", 14) == 0, "record format: %s", rec);
+        CHECK(fgets(rec, sizeof rec, f) != NULL && strncmp(rec, "idgen-lease 2 ", 14) == 0, "record format: %s", rec);
         rewind(f);
         fputs("idgen-lease 1 garbage garbage garbage\n", f);
         fclose(f);

@@ -88,7 +88,7 @@ func (g *session) LostFloor() (int64, bool) {
 
 // Adopt starts the counter above the predecessor's record and above
 // everything issued so far.
-func (g *session) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
+func (g *session) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
 	start := g.counterAt(g.clock.Now())
 	if floor >= 0 {
 		start = max(start, uint64(floor)+1)
@@ -120,7 +120,7 @@ func (g *session) NextFence() int64 {
 }
 
 // Last is the last counter value issued.
-func (g *session) Last() int64 { return g.LastValue() }
+func (g *session) Last() (int64, int64) { return g.LastValue(), 0 }
 
 // UnixMs: a session counter carries into its time bits, so its fence has
 // no time.

@@ -42,9 +42,10 @@ func (g *timeGen) Until(v int64) time.Duration {
 // fence, at most one max_outage (plus max_drift) from now.
 func (g *timeGen) LostFloor() (int64, bool) { return g.NextFence(), true }
 
-// Adopt moves the generator above floor and everything issued so far, on
-// lease l, in rollback era era.
-func (g *timeGen) Adopt(l *lease.Lease, floor, era int64, newEra bool) error {
+// Adopt moves the generator above floor (to sequence seq of tick floor
+// when seq > 0: a clean release's record) and everything issued so far,
+// on lease l, in rollback era era.
+func (g *timeGen) Adopt(l *lease.Lease, floor, seq, era int64, newEra bool) error {
 	lay := &g.cfg.Layout
 	h := &holding{l: l, fixed: lay.Put(layout.FieldDatacenter, l.Pair.DC) | lay.Put(layout.FieldWorker, l.Pair.Worker)}
 	floor = min(floor, g.maxTick) // a record past the time field: every call overflows, the state word keeps its flags
@@ -58,6 +59,9 @@ func (g *timeGen) Adopt(l *lease.Lease, floor, era int64, newEra bool) error {
 			last = max(g.tick()-1, 0) // the new era has no ids yet
 		}
 		next := uint64(max(floor, last))<<g.tickShift | uint64(era)<<g.seqBits | g.seqMask
+		if seq > 0 && uint64(seq) <= g.seqMask && floor > last && floor < g.maxTick {
+			next = uint64(floor)<<g.tickShift | uint64(era)<<g.seqBits | uint64(seq-1) // as if seq-1 was issued
+		}
 		if g.state.CompareAndSwap(old, next) {
 			g.issued.moved(g.v(old), g.v(next), 0)
 			g.lm.hold.Store(h)
@@ -72,12 +76,18 @@ func (g *timeGen) NextFence() int64 {
 	return g.toTick(g.clock.Now() + int64(g.cfg.MaxOutage) + g.borrow*g.unitNs)
 }
 
-// Last is the last tick issued (a ring's ids not yet handed out are not).
-func (g *timeGen) Last() int64 {
+// Last is the last tick issued (a ring's ids not yet handed out are not)
+// and the first sequence of it not issued (0 when none is left, or for a
+// ring, which does not say).
+func (g *timeGen) Last() (int64, int64) {
 	if g.handedOut != nil {
-		return g.handedOut()
+		return g.handedOut(), 0
 	}
-	return g.LastValue()
+	st := g.state.Load() &^ closedBit
+	if seq := st & g.seqMask; seq < g.seqMask {
+		return int64(st >> g.tickShift), int64(seq) + 1
+	}
+	return g.LastValue(), 0
 }
 
 // UnixMs is the time of tick v.

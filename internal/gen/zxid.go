@@ -55,7 +55,7 @@ func (g *zxidGen) LostFloor() (int64, bool) { return 0, false }
 // Adopt opens the epoch after the last one the predecessor entered, as a
 // new ZooKeeper leader does; leasing again opens a new epoch above
 // everything issued.
-func (g *zxidGen) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
+func (g *zxidGen) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
 	for {
 		old := g.state.Load()
 		if old&closedBit != 0 {
@@ -84,7 +84,7 @@ func (g *zxidGen) Adopt(l *lease.Lease, floor, _ int64, _ bool) error {
 func (g *zxidGen) NextFence() int64 { return int64(g.state.Load() &^ closedBit >> g.cbits) }
 
 // Last is the epoch of the next zxid: a successor opens the one after it.
-func (g *zxidGen) Last() int64 { return g.LastValue() }
+func (g *zxidGen) Last() (int64, int64) { return g.LastValue(), 0 }
 
 // UnixMs: zxids have no time.
 func (g *zxidGen) UnixMs(int64) int64 { return -1 }

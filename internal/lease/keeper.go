@@ -28,15 +28,17 @@ type Issuer interface {
 	// generator: its next fence, which it then waits for). A clockless
 	// counter has none (false): no wait can pass a lost record.
 	LostFloor() (int64, bool)
-	// Adopt makes every later id of the generator lie above floor and
-	// above every id it issued, on lease l, in rollback era era (newEra:
-	// the era starts now, below the record). It fails once closed.
-	Adopt(l *Lease, floor, era int64, newEra bool) error
+	// Adopt makes every later id of the generator lie above floor (or, when
+	// seq > 0, at sequence seq or above in value floor) and above every id
+	// it issued, on lease l, in rollback era era (newEra: the era starts
+	// now, below the record). It fails once closed.
+	Adopt(l *Lease, floor, seq, era int64, newEra bool) error
 	// NextFence is the fence a renewal writes now: the generator's "now +
 	// max_outage" (plus its max_drift when it borrows).
 	NextFence() int64
-	// Last is the real last value issued, written by a clean release.
-	Last() int64
+	// Last is the real last value issued, written by a clean release, and
+	// the first sequence of it not issued (0: none left, or no sequence).
+	Last() (v, seq int64)
 	// UnixMs is the time of value v in ms since 1970; -1 if it has none.
 	UnixMs(v int64) int64
 	// Now is the generator's clock in ms since 1970 (messages).
@@ -146,6 +148,7 @@ type Keeper struct {
 	acked    Record    // the last record the store acknowledged for cur
 	pending  []Record  // records sent since, unacknowledged: one may have landed
 	floor    int64     // cur's predecessor's record: a release never writes below it
+	floorSeq int64     // and its Seq
 	ackedAt  time.Time // when the renewal acknowledged last was sent
 	failing  error     // the last renewal's error while riding; nil when held
 	tried    time.Time // when a renewal was last sent
@@ -402,12 +405,16 @@ func (k *Keeper) Close() error {
 	l.fence.Store(-1 << 63)
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	defer cancel()
-	last := k.iss.Last()
+	rec := Record{Backwards: k.acked.Backwards}
+	rec.IssuedUpTo, rec.Seq = k.iss.Last()
+	if !after(rec.IssuedUpTo, rec.Seq, k.floor, k.floorSeq) {
+		rec.IssuedUpTo, rec.Seq = k.floor, k.floorSeq
+	}
 	if k.gone != nil {
 		_ = l.claim.Abandon(ctx)
 		return nil
 	}
-	if err := l.claim.Release(ctx, Record{IssuedUpTo: max(last, k.floor), Backwards: k.acked.Backwards}); err != nil && k.failing == nil {
+	if err := l.claim.Release(ctx, rec); err != nil && k.failing == nil {
 		return errs.New(errs.ErrWorker, "lease %s: cannot release: %v", l.Where(), err)
 	}
 	return nil

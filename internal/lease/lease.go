@@ -52,6 +52,19 @@ type Record struct {
 	IssuedUpTo int64
 	// Backwards is the clock-rollback counter of layouts that have one.
 	Backwards int64
+	// Seq, when above 0, says only sequences below it were issued in value
+	// IssuedUpTo (a clean release writes it), so a successor goes on in
+	// that tick; 0: all of it may have been. Fences never carry one.
+	Seq int64
+}
+
+// after reports whether position (v, seq) is at or beyond (w, wseq), a
+// seq of 0 standing for a whole value.
+func after(v, seq, w, wseq int64) bool {
+	if v != w {
+		return v > w
+	}
+	return seq == 0 || wseq != 0 && seq >= wseq
 }
 
 // State says what a taker found in a pair's record.

@@ -40,13 +40,13 @@ func (k *Keeper) leaseLocked(old *Lease) error {
 	if err != nil {
 		return err
 	}
-	floor, era, newEra := int64(-1), k.acked.Backwards, false
+	f, era, newEra := floorAt{v: -1}, k.acked.Backwards, false
 	if rec, st := c.Predecessor(); !own(c.Pair(), rec, st) {
-		floor, era, newEra, err = k.floorOf(c)
+		f, era, newEra, err = k.floorOf(c)
 		if errors.Is(err, errSwitch) {
 			c, err = k.switchLocked(c, req)
 			if err == nil {
-				floor, era, newEra, err = k.floorOf(c)
+				f, era, newEra, err = k.floorOf(c)
 			}
 		}
 		if err != nil {
@@ -56,7 +56,7 @@ func (k *Keeper) leaseLocked(old *Lease) error {
 			return err
 		}
 	}
-	return k.adoptLocked(c, old, floor, era, newEra)
+	return k.adoptLocked(c, old, f, era, newEra)
 }
 
 // acquire asks the store twice: first for a pair among the lowest that
@@ -79,32 +79,51 @@ func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim
 // never is waitFor's answer for a pair that must not be taken.
 const never = time.Duration(math.MaxInt64)
 
+// floorAt is what predecessors may have issued, in the generator's terms:
+// everything up to value v (v -1: nothing), or, when seq > 0, only the
+// sequences below seq of value v (a clean release's record).
+type floorAt struct{ v, seq int64 }
+
 // floorFor is what a pair's record says its predecessors may have issued,
-// in the generator's terms: -1 for nothing (a fresh pair), and false for a
-// lost record a clockless counter cannot pass.
-func (k *Keeper) floorFor(rec Record, st State) (int64, bool) {
+// and false for a lost record a clockless counter cannot pass.
+func (k *Keeper) floorFor(rec Record, st State) (floorAt, bool) {
 	lost, canLose := k.iss.LostFloor()
 	switch {
 	case mutant == "missing-is-new" && st == Missing, mutant == "ignore-predecessor":
-		return -1, true
+		return floorAt{v: -1}, true
 	case st == Fresh || st == Unmarked && !canLose:
-		return -1, true
+		return floorAt{v: -1}, true
 	case st == Missing || st == Unmarked:
 		// A holder whose record was lost may issue up to its fence: at
 		// most one max_outage (plus its max_drift) from now.
-		return lost, canLose
+		return floorAt{v: lost}, canLose
 	}
-	return rec.IssuedUpTo, true
+	if rec.Seq > 0 {
+		if mutant == "seq-reused" {
+			return floorAt{rec.IssuedUpTo, rec.Seq - 1}, true
+		}
+		return floorAt{rec.IssuedUpTo, rec.Seq}, true
+	}
+	return floorAt{v: rec.IssuedUpTo}, true
+}
+
+// until is how long the generator's clock needs to reach a value it may
+// issue in: past f.v, or at f.v when only part of it was used.
+func (k *Keeper) until(f floorAt) time.Duration {
+	if f.seq > 0 {
+		return k.iss.Until(f.v - 1)
+	}
+	return k.iss.Until(f.v)
 }
 
 // waitFor is how long taking a pair would wait for its record (never: a
 // pair this generator must not take).
 func (k *Keeper) waitFor(p Pair, rec Record, st State) time.Duration {
-	floor, ok := k.floorFor(rec, st)
+	f, ok := k.floorFor(rec, st)
 	if !ok || !k.accepts(p) {
 		return never
 	}
-	return min(k.iss.Until(floor), never-1) // a record centuries ahead is far, not forbidden
+	return min(k.until(f), never-1) // a record centuries ahead is far, not forbidden
 }
 
 func (k *Keeper) acquireOnce(req Request) (Claim, error) {
@@ -123,16 +142,16 @@ func (k *Keeper) abandon(c Claim) {
 // clock to pass it: up to max_wait (or a longer wait step of
 // on_clock_back that covers it); beyond that a new rollback era while the
 // layout's counter has room, then on_clock_back (switch: errSwitch).
-func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
+func (k *Keeper) floorOf(c Claim) (floor floorAt, era int64, newEra bool, err error) {
 	rec, st := c.Predecessor()
 	floor, ok := k.floorFor(rec, st)
 	if !ok {
-		return 0, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it: a counter layout cannot wait its way past a lost record; restore the record or use another lease_dir", c.Where())
+		return floorAt{}, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it: a counter layout cannot wait its way past a lost record; restore the record or use another lease_dir", c.Where())
 	}
 	if st == Present && mutant != "ignore-predecessor" {
 		era = rec.Backwards
 	}
-	ahead := k.iss.Until(floor)
+	ahead := k.until(floor)
 	if ahead == 0 {
 		return floor, era, false, nil
 	}
@@ -145,37 +164,37 @@ func (k *Keeper) floorOf(c Claim) (floor, era int64, newEra bool, err error) {
 	}
 	if ahead > limit && st == Present {
 		if era < rb.Eras {
-			return -1, era + 1, true, nil
+			return floorAt{v: -1}, era + 1, true, nil
 		}
 		if rb.Switch {
-			return 0, 0, false, errSwitch
+			return floorAt{}, 0, false, errSwitch
 		}
 	}
 	if ahead > limit && st != Present {
 		// Write the bound as the pair's record, so the wait is paid once:
 		// an open after it takes the pair at once.
 		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
-		werr := c.Renew(ctx, Record{IssuedUpTo: floor})
+		werr := c.Renew(ctx, Record{IssuedUpTo: floor.v})
 		cancel()
-		note := "; it is recorded, so an open after " + fmtMs(k.iss.UnixMs(floor)) + " takes the pair at once"
+		note := "; it is recorded, so an open after " + fmtMs(k.iss.UnixMs(floor.v)) + " takes the pair at once"
 		if werr != nil {
 			note = ""
 		}
-		return 0, 0, false, errs.New(errs.ErrClockBackwards, "%s has no record: waiting for everything its last holder may have issued to pass (%s) would take longer than max_wait %s%s", c.Where(), ahead, limit, note)
+		return floorAt{}, 0, false, errs.New(errs.ErrClockBackwards, "%s has no record: waiting for everything its last holder may have issued to pass (%s) would take longer than max_wait %s%s", c.Where(), ahead, limit, note)
 	}
 	// Wait even when the record is far ahead: the clock may be stepped
 	// forward meanwhile (NTP catching up after a restart).
 	deadline := k.env.Now().Add(limit)
 	for {
-		left := k.iss.Until(floor)
+		left := k.until(floor)
 		if left == 0 {
 			return floor, era, false, nil
 		}
 		remaining := deadline.Sub(k.env.Now())
 		if remaining <= 0 {
-			return 0, 0, false, errs.New(errs.ErrClockBackwards,
+			return floorAt{}, 0, false, errs.New(errs.ErrClockBackwards,
 				"%s: the previous holder issued up to %s but the clock reads %s, %s behind; waited up to %s (max_wait); on_clock_back=%s",
-				c.Where(), fmtMs(k.iss.UnixMs(floor)), fmtMs(k.iss.Now()), ahead, limit, rb.Policy)
+				c.Where(), fmtMs(k.iss.UnixMs(floor.v)), fmtMs(k.iss.Now()), ahead, limit, rb.Policy)
 		}
 		k.env.Sleep(min(left, remaining, 50*time.Millisecond))
 	}
@@ -198,9 +217,9 @@ func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 
 // adoptLocked writes the first fence (before any id is issued under the
 // pair), moves the generator above floor and publishes the lease.
-func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool) error {
+func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newEra bool) error {
 	l := &Lease{Pair: c.Pair(), claim: c, k: k}
-	rec := Record{IssuedUpTo: max(floor, k.nextFence()), Backwards: era}
+	rec := Record{IssuedUpTo: max(floor.v, k.nextFence()), Backwards: era}
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	err := c.Renew(ctx, rec)
 	cancel()
@@ -209,7 +228,7 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool)
 		return errs.New(errs.ErrWorker, "lease %s: cannot write the first fence: %v", c.Where(), err)
 	}
 	l.fence.Store(rec.IssuedUpTo)
-	if err := k.iss.Adopt(l, floor, era, newEra); err != nil {
+	if err := k.iss.Adopt(l, floor.v, floor.seq, era, newEra); err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 		_ = c.Release(ctx, rec) // the fence written stands: nothing was issued above it
 		cancel()
@@ -222,7 +241,7 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor, era int64, newEra bool)
 	}
 	k.acked, k.ackedAt, k.failing, k.gone, k.pending = rec, k.env.Now(), nil, nil, nil
 	if old == nil || l.Pair != old.Pair {
-		k.floor = floor
+		k.floor, k.floorSeq = floor.v, floor.seq
 	}
 	k.st.LeasesTaken++
 	k.publishLocked()

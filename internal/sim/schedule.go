@@ -31,6 +31,8 @@ type Setup struct {
 var setups = []Setup{
 	{"snowflake", "layout=time:41,worker:2,seq:6 worker=lease lease_ttl=1s max_outage=%s", 0, true, 4},
 	{"borrow", "layout=time:41,worker:2,seq:6 worker=lease on_exhausted=borrow max_drift=20ms lease_ttl=1s max_outage=%s", 0, true, 4},
+	// A coarse unit: clean restarts land in the tick a release recorded.
+	{"coarse", "layout=time:41,worker:2,seq:10 unit=200ms worker=lease lease_ttl=1s max_outage=%s", 0, true, 4},
 	{"zk-session", "preset=zk-session layout=worker:2,time:40,seq:16 worker=lease lease_ttl=1s max_outage=%s", 0, true, 4},
 	{"zxid", "preset=zxid layout=epoch:32,counter:8 worker=lease lease_ttl=1s max_outage=%s", 0, true, 1},
 	// A fixed worker per process (%d: the process), replaced by configure.

@@ -59,4 +59,5 @@ var Mutants = []string{
 	"fence-ttl",          // the fence written lease_ttl ahead, not max_outage
 	"configure-restart",  // a replacement generator restarts from its clock
 	"redis-incarnation",  // a lossy store's missing records counted as new
+	"seq-reused",         // a clean restart reissues the last sequence of its tick
 }

@@ -26,12 +26,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"os/user"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/idgen/idgen/internal/errs"
@@ -262,7 +260,7 @@ func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, 
 			continue
 		}
 		c := &claim{s: s, f: f, name: name, path: path, pair: p, dev: st.Dev, ino: st.Ino}
-		var buf [recordLen + 1]byte
+		var buf [recordLen + 1]byte // a longer file is no record
 		n, err := f.ReadAt(buf[:], 0)
 		switch {
 		case n == 0 && (err == nil || errors.Is(err, io.EOF)):
@@ -452,39 +450,6 @@ var LockHook = func(fd int, held bool) {}
 func closeLocked(f *os.File) {
 	LockHook(int(f.Fd()), false)
 	f.Close()
-}
-
-// The record: fixed length, rewritten in place, with a CRC-32 of the
-// text before it.
-//
-//	idgen-lease 1 <issued_up_to: 20 digits> <backwards: 3 digits> <crc32: 8 hex>\n
-const recordLen = len("idgen-lease 1 ") + 20 + 1 + 3 + 1 + 8 + 1
-
-func formatRecord(r lease.Record) []byte {
-	body := fmt.Sprintf("idgen-lease 1 %020d %03d ", r.IssuedUpTo, r.Backwards)
-	return []byte(fmt.Sprintf("%s%08x\n", body, crc32.ChecksumIEEE([]byte(body))))
-}
-
-// parseRecord accepts exactly what formatRecord writes: anything else
-// (torn, truncated, garbage) is not a record.
-func parseRecord(b []byte) (lease.Record, bool) {
-	if len(b) != recordLen || b[recordLen-1] != '\n' {
-		return lease.Record{}, false
-	}
-	body, sum := string(b[:recordLen-9]), string(b[recordLen-9:recordLen-1])
-	if fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(body))) != sum {
-		return lease.Record{}, false
-	}
-	f := strings.Fields(body)
-	if len(f) != 4 || f[0] != "idgen-lease" || f[1] != "1" {
-		return lease.Record{}, false
-	}
-	v, err1 := strconv.ParseInt(f[2], 10, 64)
-	bw, err2 := strconv.ParseInt(f[3], 10, 64)
-	if err1 != nil || err2 != nil || v < 0 || bw < 0 {
-		return lease.Record{}, false
-	}
-	return lease.Record{IssuedUpTo: v, Backwards: bw}, true
 }
 
 // describe names a file's owner and mode for messages.

@@ -69,6 +69,7 @@ type Store struct {
 	table string // quoted
 	index string // quoted
 	ttl   time.Duration
+	seq   bool // the table has next_seq (an older table may not: see seq.go)
 
 	mu     sync.Mutex // serialises the connection
 	closed bool       // under mu: no more statements, no reconnecting
@@ -141,7 +142,7 @@ func (s *Store) ensureTable(ctx context.Context, plain string) error {
 		return s.fail("look for table "+s.table, err)
 	}
 	if rows[0][0] == "t" {
-		return nil
+		return s.checkSeq(ctx)
 	}
 	sql := "BEGIN; SELECT pg_advisory_xact_lock(hashtext('idgen ' || " + quoteLiteral(plain) + ")); " + s.ddl(true) + " COMMIT"
 	if _, err := s.conn.Exec(ctx, sql).ReadAll(); err != nil {
@@ -153,7 +154,7 @@ func (s *Store) ensureTable(ctx context.Context, plain string) error {
 			"%s; have it created beforehand, where the role finds it, by a role that may: %s GRANT SELECT, INSERT, UPDATE ON %s TO %s;",
 			strings.TrimSuffix(err.Error(), "."), s.ddl(false), s.table, quoteIdent(s.url.User)))
 	}
-	return nil
+	return s.checkSeq(ctx) // IF NOT EXISTS: a racer's older table may lack next_seq
 }
 
 // ddl is the table and its index, as created on first use.
@@ -165,7 +166,7 @@ func (s *Store) ddl(ifNotExists bool) string {
 	return "CREATE TABLE " + ine + s.table + " (" +
 		"pool text NOT NULL, datacenter bigint NOT NULL, worker bigint NOT NULL, " +
 		"holder text, expires_at timestamptz, " +
-		"issued_up_to bigint NOT NULL DEFAULT 0, backwards bigint NOT NULL DEFAULT 0, " +
+		"issued_up_to bigint NOT NULL DEFAULT 0, backwards bigint NOT NULL DEFAULT 0, next_seq bigint NOT NULL DEFAULT 0, " +
 		"PRIMARY KEY (pool, datacenter, worker)); " +
 		"CREATE INDEX " + ine + s.index + " ON " + s.table + " (pool, expires_at);"
 }
@@ -250,7 +251,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 				ORDER BY datacenter, worker LIMIT 1 FOR UPDATE SKIP LOCKED)
 			UPDATE `+s.table+` t SET holder = $5, expires_at = `+s.expirySQL()+`
 			FROM c WHERE t.pool = $1 AND t.datacenter = c.datacenter AND t.worker = c.worker
-			RETURNING t.datacenter, t.worker, t.issued_up_to, t.backwards`,
+			RETURNING t.datacenter, t.worker, t.issued_up_to, t.backwards, `+s.seqColumn("t.")+``,
 			pool, itoa(dcLo), itoa(dcHi), itoa(w), token, pgArray(skipped, w))
 		if err != nil {
 			return nil, s.fail("claim a row of "+s.table, err)
@@ -264,7 +265,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 				WHERE NOT EXISTS (SELECT 1 FROM `+s.table+` x WHERE x.pool = $1 AND x.datacenter = g / $4::bigint AND x.worker = g % $4::bigint)
 				LIMIT 1
 				ON CONFLICT DO NOTHING
-				RETURNING datacenter, worker, issued_up_to, backwards`,
+				RETURNING datacenter, worker, issued_up_to, backwards, `+s.seqColumn("")+``,
 				pool, itoa(dcLo), itoa(dcHi), itoa(w), token)
 			if err != nil {
 				return nil, s.fail("add a row to "+s.table, err)
@@ -322,7 +323,7 @@ func (s *Store) poolFull(req lease.Request, skipped int) error {
 }
 
 func (s *Store) newClaim(row []string, pool, token string, fresh bool) (*claim, error) {
-	var v [4]int64
+	var v [5]int64
 	for i := range v {
 		n, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
@@ -331,7 +332,7 @@ func (s *Store) newClaim(row []string, pool, token string, fresh bool) (*claim, 
 		v[i] = n
 	}
 	c := &claim{s: s, pool: pool, token: token, pair: lease.Pair{DC: v[0], Worker: v[1]},
-		rec: lease.Record{IssuedUpTo: v[2], Backwards: v[3]}, state: lease.Present, held: make(chan struct{})}
+		rec: lease.Record{IssuedUpTo: v[2], Backwards: v[3], Seq: v[4]}, state: lease.Present, held: make(chan struct{})}
 	if fresh {
 		c.state = lease.Fresh
 	}
@@ -412,7 +413,7 @@ func (c *claim) update(ctx context.Context, set string, args ...string) error {
 // Renew writes the record and moves the expiry to the next bucket; from
 // the first one on, the holder's renewals alone keep the row.
 func (c *claim) Renew(ctx context.Context, rec lease.Record) error {
-	err := c.update(ctx, "expires_at = "+c.s.expirySQL()+", issued_up_to = $5::bigint, backwards = $6::bigint", itoa(rec.IssuedUpTo), itoa(rec.Backwards))
+	err := c.update(ctx, "expires_at = "+c.s.expirySQL()+", "+c.s.recordSet(), c.s.recordArgs(rec)...)
 	if err == nil || errors.Is(err, lease.ErrGone) {
 		c.kept()
 	}
@@ -422,7 +423,7 @@ func (c *claim) Renew(ctx context.Context, rec lease.Record) error {
 // Release writes the final record and frees the row.
 func (c *claim) Release(ctx context.Context, rec lease.Record) error {
 	c.kept()
-	return c.update(ctx, "holder = NULL, expires_at = NULL, issued_up_to = $5::bigint, backwards = $6::bigint", itoa(rec.IssuedUpTo), itoa(rec.Backwards))
+	return c.update(ctx, "holder = NULL, expires_at = NULL, "+c.s.recordSet(), c.s.recordArgs(rec)...)
 }
 
 // Abandon frees the row without writing the record.

@@ -424,21 +424,35 @@ func (c *claim) Abandon(ctx context.Context) error {
 	return c.s.call(ctx, func() error { return c.s.conn.Delete(c.name+".lock", -1) })
 }
 
+// format writes a record node's data: "idgen-lease 1 <issued_up_to>
+// <backwards>", or version 2 with the sequence a clean release leaves
+// ("idgen-lease 2 <issued_up_to> <backwards> <seq>"; an older idgen
+// skips such a pair rather than misread it).
 func format(r lease.Record) []byte {
+	if r.Seq > 0 {
+		return []byte(fmt.Sprintf("idgen-lease 2 %d %d %d", r.IssuedUpTo, r.Backwards, r.Seq))
+	}
 	return []byte(fmt.Sprintf("idgen-lease 1 %d %d", r.IssuedUpTo, r.Backwards))
 }
 
+// parse accepts exactly what format writes.
 func parse(b []byte) (lease.Record, bool) {
 	f := strings.Fields(string(b))
-	if len(f) != 4 || f[0] != "idgen-lease" || f[1] != "1" {
+	if len(f) < 4 || f[0] != "idgen-lease" || !(f[1] == "1" && len(f) == 4 || f[1] == "2" && len(f) == 5) {
 		return lease.Record{}, false
 	}
-	v, err1 := strconv.ParseInt(f[2], 10, 64)
-	bw, err2 := strconv.ParseInt(f[3], 10, 64)
-	if err1 != nil || err2 != nil || v < 0 || bw < 0 || string(b) != string(format(lease.Record{IssuedUpTo: v, Backwards: bw})) {
+	var v [3]int64
+	for i, x := range f[2:] {
+		var err error
+		if v[i], err = strconv.ParseInt(x, 10, 64); err != nil || v[i] < 0 {
+			return lease.Record{}, false
+		}
+	}
+	r := lease.Record{IssuedUpTo: v[0], Backwards: v[1], Seq: v[2]}
+	if string(b) != string(format(r)) {
 		return lease.Record{}, false
 	}
-	return lease.Record{IssuedUpTo: v, Backwards: bw}, true
+	return r, true
 }
 
 func clip(b []byte) string {

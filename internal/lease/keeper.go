@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,6 +150,7 @@ type Keeper struct {
 	pending  []Record  // records sent since, unacknowledged: one may have landed
 	floor    int64     // cur's predecessor's record: a release never writes below it
 	floorSeq int64     // and its Seq
+	holder   int64     // this Keeper's Record.Holder: random, never 0
 	ackedAt  time.Time // when the renewal acknowledged last was sent
 	failing  error     // the last renewal's error while riding; nil when held
 	tried    time.Time // when a renewal was last sent
@@ -180,7 +182,7 @@ func Take(store Store, cfg Config, iss Issuer) (*Keeper, error) {
 	if cfg.Env == nil {
 		cfg.Env = RealEnv
 	}
-	k := &Keeper{cfg: cfg, env: cfg.Env, store: store, iss: iss}
+	k := &Keeper{cfg: cfg, env: cfg.Env, store: store, iss: iss, holder: rand.Int64N(math.MaxInt64) + 1}
 	k.st.RenewedUnixMs = -1
 	k.mu.Lock()
 	err := k.leaseLocked(nil)
@@ -289,7 +291,7 @@ func (k *Keeper) unusableLocked(l *Lease) error {
 // (riding out the outage); a claim the store no longer grants makes the
 // Keeper lease again at its next step.
 func (k *Keeper) renewLocked(l *Lease, v int64) error {
-	rec := Record{IssuedUpTo: max(v, k.acked.IssuedUpTo), Backwards: k.acked.Backwards}
+	rec := Record{IssuedUpTo: max(v, k.acked.IssuedUpTo), Backwards: k.acked.Backwards, Holder: k.holder}
 	if err := k.writeLocked(l, rec); err != nil {
 		return err
 	}
@@ -315,6 +317,9 @@ func (k *Keeper) writeLocked(l *Lease, rec Record) error {
 		l.fence.Store(rec.IssuedUpTo)
 		return nil
 	case errors.Is(err, ErrGone):
+		if mutant != "own-by-value" {
+			k.pending = k.pending[:max(len(k.pending)-1, 0)] // answered: it did not land
+		}
 		// Lease again at the next step. Meanwhile the last acknowledged
 		// fence still bounds this holder: any taker of the pair issues
 		// above the record, which is at or above it. A record that was
@@ -349,7 +354,7 @@ func (k *Keeper) NewEra(era, v int64) error {
 	if err := k.unusableLocked(l); err != nil {
 		return err
 	}
-	if err := k.writeLocked(l, Record{IssuedUpTo: v, Backwards: era}); err != nil {
+	if err := k.writeLocked(l, Record{IssuedUpTo: v, Backwards: era, Holder: k.holder}); err != nil {
 		return errs.New(errs.ErrWorker, "lease %s: cannot record the new rollback counter %d, so the generator stays in its era: %v", l.Where(), era, err)
 	}
 	return nil
@@ -405,7 +410,7 @@ func (k *Keeper) Close() error {
 	l.fence.Store(-1 << 63)
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	defer cancel()
-	rec := Record{Backwards: k.acked.Backwards}
+	rec := Record{Backwards: k.acked.Backwards, Holder: k.holder}
 	rec.IssuedUpTo, rec.Seq = k.iss.Last()
 	if !after(rec.IssuedUpTo, rec.Seq, k.floor, k.floorSeq) {
 		rec.IssuedUpTo, rec.Seq = k.floor, k.floorSeq

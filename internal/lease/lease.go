@@ -56,6 +56,11 @@ type Record struct {
 	// IssuedUpTo (a clean release writes it), so a successor goes on in
 	// that tick; 0: all of it may have been. Fences never carry one.
 	Seq int64
+	// Holder is a random number of the Keeper that wrote the record (0:
+	// unknown). It only lets a Keeper recognise its own record when it
+	// takes its pair again (two holders may write the same fence value);
+	// no one issues lower because of it.
+	Holder int64
 }
 
 // after reports whether position (v, seq) is at or beyond (w, wseq), a

@@ -27,9 +27,19 @@ var errSwitch = errors.New("switch")
 func (k *Keeper) leaseLocked(old *Lease) error {
 	// The pair is still its own when its record is the last one this
 	// Keeper had acknowledged, or one it sent unanswered that landed (a
-	// write queued in a client across a session's expiry).
+	// write queued in a client across a session's expiry) — told by the
+	// Keeper's random Holder, not by the value alone: a successor may
+	// write the very fence this Keeper wrote or sent.
+	mine := func(rec Record) func(Record) bool {
+		return func(r Record) bool {
+			if mutant == "own-by-value" {
+				r.Holder = rec.Holder
+			}
+			return r == rec // Holder included
+		}
+	}
 	own := func(p Pair, rec Record, st State) bool {
-		return old != nil && p == old.Pair && st == Present && (rec == k.acked || slices.Contains(k.pending, rec))
+		return old != nil && p == old.Pair && st == Present && (mine(rec)(k.acked) || slices.ContainsFunc(k.pending, mine(rec)))
 	}
 	req := Request{Pool: k.cfg.Pool, DC: k.cfg.DC, TTL: k.cfg.TTL}
 	if old != nil {
@@ -174,7 +184,7 @@ func (k *Keeper) floorOf(c Claim) (floor floorAt, era int64, newEra bool, err er
 		// Write the bound as the pair's record, so the wait is paid once:
 		// an open after it takes the pair at once.
 		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
-		werr := c.Renew(ctx, Record{IssuedUpTo: floor.v})
+		werr := c.Renew(ctx, Record{IssuedUpTo: floor.v, Holder: k.holder})
 		cancel()
 		note := "; it is recorded, so an open after " + fmtMs(k.iss.UnixMs(floor.v)) + " takes the pair at once"
 		if werr != nil {
@@ -219,7 +229,7 @@ func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 // pair), moves the generator above floor and publishes the lease.
 func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newEra bool) error {
 	l := &Lease{Pair: c.Pair(), claim: c, k: k}
-	rec := Record{IssuedUpTo: max(floor.v, k.nextFence()), Backwards: era}
+	rec := Record{IssuedUpTo: max(floor.v, k.nextFence()), Backwards: era, Holder: k.holder}
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	err := c.Renew(ctx, rec)
 	cancel()

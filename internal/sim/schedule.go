@@ -33,6 +33,9 @@ var setups = []Setup{
 	{"borrow", "layout=time:41,worker:2,seq:6 worker=lease on_exhausted=borrow max_drift=20ms lease_ttl=1s max_outage=%s", 0, true, 4},
 	// A coarse unit: clean restarts land in the tick a release recorded.
 	{"coarse", "layout=time:41,worker:2,seq:10 unit=200ms worker=lease lease_ttl=1s max_outage=%s", 0, true, 4},
+	// A wall clock that steps back and jumps forward under its generator
+	// (steps back up to 50 ms are waited out, longer ones refused).
+	{"wall", "layout=time:41,worker:2,seq:6 clock=wall on_clock_back=wait:50ms worker=lease lease_ttl=1s max_outage=%s", 0, true, 4},
 	{"zk-session", "preset=zk-session layout=worker:2,time:40,seq:16 worker=lease lease_ttl=1s max_outage=%s", 0, true, 4},
 	{"zxid", "preset=zxid layout=epoch:32,counter:8 worker=lease lease_ttl=1s max_outage=%s", 0, true, 1},
 	// A fixed worker per process (%d: the process), replaced by configure.
@@ -216,6 +219,10 @@ func (s *sched) act() {
 		s.loseData(p)
 	case n < 86 && !s.su.Leased:
 		s.configure(p)
+	case n < 90 && s.spec.WallClock:
+		d := r.dur(2*time.Second) - time.Second
+		p.skew += int64(d)
+		w.tracef("p%d's wall clock steps %s", p.id, d)
 	}
 }
 
@@ -247,7 +254,7 @@ func (s *sched) loseData(p *Proc) {
 func (s *sched) open(p *Proc) {
 	w := s.w
 	p.blocked = 0
-	g, err := gen.Open(s.specOf(p), gen.Options{Clock: &procClock{p: p}, Store: &view{s: w.store, proc: p}, Env: procEnv{p}})
+	g, err := gen.Open(s.specOf(p), gen.Options{Clock: &procClock{p: p, wall: s.spec.WallClock}, Store: &view{s: w.store, proc: p}, Env: procEnv{p}})
 	s.checkBlocked(p, "open")
 	if err != nil {
 		w.tracef("p%d open: %v", p.id, err)
@@ -293,7 +300,9 @@ func (s *sched) issue(p *Proc, n int) {
 	out := make([]int64, n)
 	p.blocked = 0
 	var err error
-	if n == 1 {
+	if n == 1 && w.rnd.intn(4) == 0 {
+		out[0], err = s.nextText(p)
+	} else if n == 1 {
 		out[0], err = p.g.Next()
 	} else {
 		err = p.g.NextBatch(out)
@@ -321,6 +330,21 @@ func (s *sched) issue(p *Proc, n int) {
 		}
 	}
 	w.tracef("p%d g%d issued %d id(s) up to %d", p.id, p.gid, n, out[n-1])
+}
+
+// nextText issues one id as text and reads it back.
+func (s *sched) nextText(p *Proc) (int64, error) {
+	buf := make([]byte, p.g.TextLen())
+	n, err := p.g.NextText(buf)
+	if err != nil {
+		return 0, err
+	}
+	tp, err := p.g.DecodeText(string(buf[:n]))
+	if err != nil {
+		s.w.check.fail("p%d g%d: its own text id %q does not decode: %v", p.id, p.gid, buf[:n], err)
+		return 0, err
+	}
+	return tp.ID, nil
 }
 
 // fenceOf is the last fence the store acknowledged for p's claim.

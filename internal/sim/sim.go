@@ -60,4 +60,5 @@ var Mutants = []string{
 	"configure-restart",  // a replacement generator restarts from its clock
 	"redis-incarnation",  // a lossy store's missing records counted as new
 	"seq-reused",         // a clean restart reissues the last sequence of its tick
+	"own-by-value",       // a holder knows its own record by value alone, and keeps refused writes as maybe landed
 }

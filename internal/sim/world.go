@@ -98,15 +98,17 @@ func (p *Proc) restartClock(leased bool) {
 }
 
 // procClock is a process's clock: the world's time plus its skew, never
-// going back inside one generator (a MonoClock's guarantee).
+// going back inside one generator (a MonoClock's guarantee) unless it is a
+// wall clock, which steps.
 type procClock struct {
 	p    *Proc
 	last int64
+	wall bool
 }
 
 func (c *procClock) Now() int64 {
 	v := c.p.w.now + c.p.skew
-	if v < c.last {
+	if v < c.last && !c.wall {
 		v = c.last
 	}
 	c.last = v

@@ -69,7 +69,7 @@ type Store struct {
 	table string // quoted
 	index string // quoted
 	ttl   time.Duration
-	seq   bool // the table has next_seq (an older table may not: see seq.go)
+	seq   bool // the table has next_seq and writer (an older table may not: see seq.go)
 
 	mu     sync.Mutex // serialises the connection
 	closed bool       // under mu: no more statements, no reconnecting
@@ -166,7 +166,7 @@ func (s *Store) ddl(ifNotExists bool) string {
 	return "CREATE TABLE " + ine + s.table + " (" +
 		"pool text NOT NULL, datacenter bigint NOT NULL, worker bigint NOT NULL, " +
 		"holder text, expires_at timestamptz, " +
-		"issued_up_to bigint NOT NULL DEFAULT 0, backwards bigint NOT NULL DEFAULT 0, next_seq bigint NOT NULL DEFAULT 0, " +
+		"issued_up_to bigint NOT NULL DEFAULT 0, backwards bigint NOT NULL DEFAULT 0, next_seq bigint NOT NULL DEFAULT 0, writer bigint NOT NULL DEFAULT 0, " +
 		"PRIMARY KEY (pool, datacenter, worker)); " +
 		"CREATE INDEX " + ine + s.index + " ON " + s.table + " (pool, expires_at);"
 }
@@ -323,7 +323,7 @@ func (s *Store) poolFull(req lease.Request, skipped int) error {
 }
 
 func (s *Store) newClaim(row []string, pool, token string, fresh bool) (*claim, error) {
-	var v [5]int64
+	var v [6]int64
 	for i := range v {
 		n, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
@@ -332,7 +332,7 @@ func (s *Store) newClaim(row []string, pool, token string, fresh bool) (*claim, 
 		v[i] = n
 	}
 	c := &claim{s: s, pool: pool, token: token, pair: lease.Pair{DC: v[0], Worker: v[1]},
-		rec: lease.Record{IssuedUpTo: v[2], Backwards: v[3], Seq: v[4]}, state: lease.Present, held: make(chan struct{})}
+		rec: lease.Record{IssuedUpTo: v[2], Backwards: v[3], Seq: v[4], Holder: v[5]}, state: lease.Present, held: make(chan struct{})}
 	if fresh {
 		c.state = lease.Fresh
 	}

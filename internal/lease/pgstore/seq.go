@@ -6,36 +6,40 @@ import (
 	"github.com/idgen/idgen/internal/lease"
 )
 
-// The next_seq column keeps the sequence a clean release leaves (the
-// record's Seq), so a clean restart on the pair goes on in the same tick.
-// A table made by an older idgen, or by a DBA from its DDL, may lack it:
-// idgen adds it when the role may, and otherwise writes no Seq — a clean
-// restart then starts in the next tick, as it did before.
+// Two columns came after the first tables: next_seq keeps the sequence a
+// clean release leaves (the record's Seq), so a clean restart on the pair
+// goes on in the same tick, and writer the random number of the Keeper
+// that wrote the record (its Holder), so a holder knows its own record
+// when it takes its pair again. A table made by an older idgen, or by a
+// DBA from its DDL, may lack them: idgen adds them when the role may, and
+// otherwise writes neither — a clean restart then starts in the next tick,
+// and a holder whose claim lapsed waits for its own fence like anyone's.
 
-// checkSeq finds out whether the existing table has next_seq, adding it
-// when it is missing and the role may alter the table.
+// checkSeq finds out whether the existing table has both columns, adding
+// them when they are missing and the role may alter the table.
 func (s *Store) checkSeq(ctx context.Context) error {
-	if _, err := s.query(ctx, "SELECT next_seq FROM "+s.table+" LIMIT 0"); err == nil {
+	if _, err := s.query(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0"); err == nil {
 		s.seq = true
 		return nil
 	}
-	_, err := s.query(ctx, "ALTER TABLE "+s.table+" ADD COLUMN IF NOT EXISTS next_seq bigint NOT NULL DEFAULT 0")
+	_, err := s.query(ctx, "ALTER TABLE "+s.table+" ADD COLUMN IF NOT EXISTS next_seq bigint NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS writer bigint NOT NULL DEFAULT 0")
 	s.seq = err == nil
 	return nil
 }
 
-// seqColumn is next_seq (prefixed) in a RETURNING list, or 0 without it.
+// seqColumn is next_seq and writer (prefixed) in a RETURNING list, or 0s
+// without them.
 func (s *Store) seqColumn(prefix string) string {
 	if s.seq {
-		return prefix + "next_seq"
+		return prefix + "next_seq, " + prefix + "writer"
 	}
-	return "0"
+	return "0, 0"
 }
 
 // recordSet sets the record's columns from $5 on.
 func (s *Store) recordSet() string {
 	if s.seq {
-		return "issued_up_to = $5::bigint, backwards = $6::bigint, next_seq = $7::bigint"
+		return "issued_up_to = $5::bigint, backwards = $6::bigint, next_seq = $7::bigint, writer = $8::bigint"
 	}
 	return "issued_up_to = $5::bigint, backwards = $6::bigint"
 }
@@ -43,7 +47,7 @@ func (s *Store) recordSet() string {
 // recordArgs are recordSet's values.
 func (s *Store) recordArgs(r lease.Record) []string {
 	if s.seq {
-		return []string{itoa(r.IssuedUpTo), itoa(r.Backwards), itoa(r.Seq)}
+		return []string{itoa(r.IssuedUpTo), itoa(r.Backwards), itoa(r.Seq), itoa(r.Holder)}
 	}
 	return []string{itoa(r.IssuedUpTo), itoa(r.Backwards)}
 }

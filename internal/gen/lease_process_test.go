@@ -294,7 +294,7 @@ func readRecord(t *testing.T, dir string) int64 {
 	b, err := os.ReadFile(matches[0])
 	require.NoError(t, err)
 	f := strings.Fields(string(b))
-	require.Len(t, f, 6, string(b)) // idgen-lease 2 <issued_up_to> <backwards> <seq> <crc>
+	require.Len(t, f, 7, string(b)) // idgen-lease 2 <issued_up_to> <backwards> <seq> <holder> <crc>
 	v, err := strconv.ParseInt(f[2], 10, 64)
 	require.NoError(t, err)
 	return v

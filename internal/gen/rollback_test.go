@@ -63,44 +63,44 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 		switches                // takes another pair
 		refuses                 // ErrClockBackwards
 	)
-	steps := []time.Duration{time.Millisecond, 14 * time.Millisecond, 16 * time.Millisecond, time.Second, time.Hour}
+	steps := []time.Duration{time.Millisecond, 140 * time.Millisecond, 160 * time.Millisecond, time.Second, time.Hour}
 	cases := []struct {
 		policy string
 		layout string
 		want   func(ahead time.Duration) outcome
 	}{
 		{"error", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
-			if a <= 10*time.Millisecond {
+			if a <= 100*time.Millisecond {
 				return waits
 			}
 			return refuses
 		}},
-		{"wait:15ms", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
-			if a <= 15*time.Millisecond {
+		{"wait:150ms", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
+			if a <= 150*time.Millisecond {
 				return waits
 			}
 			return refuses
 		}},
 		{"switch", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
-			if a <= 10*time.Millisecond {
+			if a <= 100*time.Millisecond {
 				return waits
 			}
 			return refuses // every pair is ahead: nothing to switch to
 		}},
-		{"wait:15ms,switch", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
-			if a <= 15*time.Millisecond {
+		{"wait:150ms,switch", "layout=time:41,worker:3,seq:12", func(a time.Duration) outcome {
+			if a <= 150*time.Millisecond {
 				return waits
 			}
 			return refuses
 		}},
 		{"error", bwLayout, func(a time.Duration) outcome {
-			if a <= 10*time.Millisecond {
+			if a <= 100*time.Millisecond {
 				return waits
 			}
 			return newEra
 		}},
-		{"wait:15ms,switch", bwLayout, func(a time.Duration) outcome {
-			if a <= 15*time.Millisecond {
+		{"wait:150ms,switch", bwLayout, func(a time.Duration) outcome {
+			if a <= 150*time.Millisecond {
 				return waits
 			}
 			return newEra
@@ -110,7 +110,7 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 		for _, ahead := range steps {
 			t.Run(fmt.Sprintf("%s/%s/%s", c.layout[7:], c.policy, ahead), func(t *testing.T) {
 				st := leasetest.New()
-				cfg := c.layout + " worker=lease max_wait=10ms on_clock_back=" + c.policy
+				cfg := c.layout + " worker=lease max_wait=100ms on_clock_back=" + c.policy
 				spec, err := config.Parse(cfg)
 				require.NoError(t, err)
 				pool := poolOf(spec).Name

@@ -193,7 +193,7 @@ func (s *sched) act() {
 	case n < 45:
 		s.issue(p, 1)
 	case n < 60:
-		s.issue(p, 1+r.intn(40))
+		s.issue(p, 1+r.intn(100))
 	case n < 64:
 		w.tracef("p%d killed (-9)", p.id)
 		p.g, p.k = nil, nil

@@ -6,10 +6,16 @@ import (
 	"time"
 )
 
+// Totals are what a batch did.
+type Totals struct {
+	Runs, Failures, IDs int
+	SimTime             time.Duration // simulated time, all schedules together
+}
+
 // Batch runs schedules from seed (each schedule's seed derived from it) until
 // n have run or the time limit passes (0: none), printing one line per
 // failure with the command that replays it; the caller prints Summary.
-func Batch(out io.Writer, seed uint64, n int, limit time.Duration, trace bool) (runs, failures int) {
+func Batch(out io.Writer, seed uint64, n int, limit time.Duration, trace bool) (t Totals) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		if limit > 0 && time.Since(start) > limit {
@@ -20,16 +26,18 @@ func Batch(out io.Writer, seed uint64, n int, limit time.Duration, trace bool) (
 			s = seed // one schedule: the seed given is the schedule's own
 		}
 		r := Run(s, trace)
-		runs++
+		t.Runs++
+		t.IDs += r.IDs
+		t.SimTime += r.SimTime
 		if trace {
 			fmt.Fprint(out, r.Trace)
 		}
 		if r.Failure != "" {
-			failures++
+			t.Failures++
 			fmt.Fprintf(out, "FAIL seed %#x (%s): %s\n  replay: make sim SIM_SEED=%#x SIM_SCHEDULES=1 SIM_TRACE=1\n", r.Seed, r.Setup, r.Failure, r.Seed)
 		}
 	}
-	return runs, failures
+	return t
 }
 
 // Summary is the last line of a run.

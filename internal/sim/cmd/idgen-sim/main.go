@@ -27,10 +27,12 @@ func main() {
 	}
 	limit := time.Duration(envInt("SIM_SECONDS", 0)) * time.Second
 	start := time.Now()
-	runs, failures := sim.Batch(os.Stdout, seed, n, limit, os.Getenv("SIM_TRACE") == "1")
-	fmt.Printf("idgen-sim: %.0f schedules/s\n", float64(runs)/time.Since(start).Seconds())
-	fmt.Println(sim.Summary(runs, failures, seed))
-	if failures > 0 {
+	t := sim.Batch(os.Stdout, seed, n, limit, os.Getenv("SIM_TRACE") == "1")
+	real := time.Since(start).Seconds()
+	fmt.Printf("idgen-sim: %.0f schedules/s, %.0f simulated seconds per second, %.0f ids per schedule\n",
+		float64(t.Runs)/real, t.SimTime.Seconds()/real, float64(t.IDs)/float64(max(t.Runs, 1)))
+	fmt.Println(sim.Summary(t.Runs, t.Failures, seed))
+	if t.Failures > 0 {
 		os.Exit(1)
 	}
 }

@@ -219,7 +219,7 @@ func (s *sched) act() {
 		s.loseData(p)
 	case n < 86 && !s.su.Leased:
 		s.configure(p)
-	case n < 90 && s.spec.WallClock:
+	case n < 90 && s.spec.WallClock && s.su.Leased: // a fixed worker is unique only while its clock never goes back
 		d := r.dur(2*time.Second) - time.Second
 		p.skew += int64(d)
 		w.tracef("p%d's wall clock steps %s", p.id, d)

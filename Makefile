@@ -15,7 +15,7 @@ GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_t
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-java test-docs test-fleet docs-pictures \
+.PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-metrics test-java test-docs test-fleet docs-pictures docs-metrics-picture \
         fuzz fuzz-go test-fuzz bench wheel python-env clean
 
 all: lib $(BUILD)/idgen
@@ -40,6 +40,12 @@ $(LIB): $(GO_SRC)
 	rm -f $(BUILD)/libidgen.h
 	ln -sf libidgen.so $(BUILD)/libidgen.so.0
 
+# docs/pictures/metrics-dashboard.svg: dashboard panels drawn from real
+# scrapes through a PostgreSQL outage (tests/metrics/dashboard_picture.py).
+docs-metrics-picture: wheel $(VENV)/.prometheus
+	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
+	$(VPY) tests/metrics/dashboard_picture.py docs/pictures/metrics-dashboard.svg
+
 $(BUILD)/demo: cmd/demo/demo.c include/idgen.h $(LIB)
 	$(CC) -std=c11 -Wall -Wextra -Iinclude $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
@@ -50,7 +56,7 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-java test-docs test-fuzz test-fleet
+test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-metrics test-java test-docs test-fuzz test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
@@ -205,6 +211,12 @@ $(VENV)/.uuid-peers: $(VENV)/.ok
 	$(VPY) -m pip install -q uuid6==2025.0.1 uuid-utils==1.2.0
 	touch $@
 
+# prometheus_client: idgen.prometheus's optional dependency, and the real
+# exposition parser the metrics tests read idgen_metrics_text with.
+$(VENV)/.prometheus: $(VENV)/.ok
+	$(VPY) -m pip install -q prometheus_client==0.26.0
+	touch $@
+
 python-env: $(VENV)/.ok
 
 wheel: $(LIB) $(VENV)/.ok
@@ -215,10 +227,18 @@ wheel: $(LIB) $(VENV)/.ok
 	rm -f $(PYPKG)/src/idgen/libidgen.so
 	@ls $(BUILD)/wheel
 
-test-python: wheel $(BUILD)/idgen $(VENV)/.uuid-peers
+test-python: wheel $(BUILD)/idgen $(VENV)/.uuid-peers $(VENV)/.prometheus
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	cd $(PYPKG) && $(VPY) -m mypy --strict src/idgen tests
 	cd $(PYPKG) && IDGEN_WHEEL=$$(ls $(BUILD)/wheel/*.whl) $(VPY) -m pytest -q tests
+
+# The exposition text of generators in every lease state (HELD, RIDING while
+# a PostgreSQL is stopped, LOST past the fence), read by prometheus_client's
+# parser and linted by promtool (tests/servers/promtool.sh installs Debian's
+# prometheus when missing; pg.sh runs the database).
+test-metrics: wheel $(VENV)/.prometheus
+	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
+	PROMTOOL=$$(tests/servers/promtool.sh) $(VPY) -m pytest -q -p no:cacheprovider tests/metrics
 
 # ---- Java -----------------------------------------------------------------
 
@@ -252,7 +272,7 @@ $(JAVA_JAR): $(shell find $(JAVA)/src/main -name '*.java' 2>/dev/null) $(JAVA)/p
 	$(MAKE) --no-print-directory java-lib
 	cd $(JAVA) && $(MVN) -q -DskipTests package
 
-test-docs: $(LIB) $(BUILD)/idgen wheel $(JAVA_JAR)
+test-docs: $(LIB) $(BUILD)/idgen wheel $(JAVA_JAR) $(VENV)/.prometheus
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	IDGEN_BUILD=$(BUILD) JDK25=$(JDK25) $(PYTHON) tests/docs/check_docs.py
 
@@ -269,8 +289,14 @@ $(BENCH)/libidgen.so: $(GO_SRC)
 $(BENCH)/cbench: bench/c/bench.c include/idgen.h $(BENCH)/libidgen.so
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
+$(BENCH)/segbench: bench/c/segment.c include/idgen.h $(BENCH)/libidgen.so
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude -pthread $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
+
+$(BENCH)/metricsbench: bench/c/metrics.c include/idgen.h $(BENCH)/libidgen.so
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude -pthread $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
+
 # make bench: every figure side by side in one run; see docs/BENCHMARKS.md.
-bench: $(BENCH)/cbench $(BUILD)/holder wheel java-lib $(VENV)/.uuid-peers
+bench: $(BENCH)/cbench $(BENCH)/segbench $(BENCH)/metricsbench $(BUILD)/holder wheel java-lib $(VENV)/.uuid-peers
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 

@@ -21,10 +21,10 @@ echo "kernel: $(uname -r); clocksource $(cat /sys/devices/system/clocksource/clo
 echo "go:     $($GO version | cut -d' ' -f3); python: $($VPY -c 'import sys; print(sys.version.split()[0])'); java: $(java -version 2>&1 | head -1)"
 echo
 
-echo "== C (bench/c/bench.c), with a local ZooKeeper ensemble and PostgreSQL for the lease figures"
+echo "== C (bench/c/bench.c), with a local ZooKeeper ensemble, PostgreSQL and a 3-member etcd cluster for the lease figures"
 SRV=$(mktemp -d /tmp/idgen-bench-srv-XXXXXX)
 chmod 755 "$SRV"
-trap 'tests/servers/zk.sh stop "$SRV/zk" >/dev/null 2>&1; tests/servers/pg.sh stop "$SRV/pg" >/dev/null 2>&1; rm -rf "$SRV"' EXIT
+trap 'tests/servers/zk.sh stop "$SRV/zk" >/dev/null 2>&1; tests/servers/pg.sh stop "$SRV/pg" >/dev/null 2>&1; tests/servers/etcd.sh stop "$SRV/etcd" >/dev/null 2>&1; rm -rf "$SRV"' EXIT
 if tests/servers/zk.sh start "$SRV/zk" >/dev/null 2>&1; then
     export IDGEN_BENCH_ZK="zk://$(cat "$SRV/zk/connect")/idgen-bench"
 fi
@@ -39,7 +39,21 @@ if tests/servers/pg.sh start "$SRV/pg" >/dev/null 2>&1; then
     after=$(tests/servers/pg.sh psql "$SRV/pg" "SELECT xact_commit FROM pg_stat_database WHERE datname='idgen'")
     echo "  PostgreSQL renewal cost, one holder, lease_ttl=10s: $(( after - before )) transactions in 30 s (open + renewals + close) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
 fi
+if tests/servers/etcd.sh start "$SRV/etcd" >/dev/null 2>&1; then
+    export IDGEN_BENCH_ETCD="etcd://root:s3cret@$(cat "$SRV/etcd/endpoints")/idgen-bench"
+    # Renewal cost: requests a holder sends per second, as the 3 members count them (gRPC handled, every method).
+    etcd_reqs() { python3 -c 'import sys, urllib.request as u; print(int(sum(float(l.rsplit(" ", 1)[1]) for p in sys.argv[1:] for l in u.urlopen("http://127.0.0.1:%s/metrics" % p, timeout=5).read().decode().splitlines() if l.startswith("grpc_server_handled_total{"))))' $(cat "$SRV/etcd/port1" "$SRV/etcd/port2" "$SRV/etcd/port3"); }
+    before=$(etcd_reqs)
+    "$BENCH/../holder" "preset=snowflake worker=etcd://root:s3cret@$(cat "$SRV/etcd/endpoints")/idgen-cost" /dev/null 100000 >/dev/null &
+    hp=$!
+    sleep 30
+    kill -TERM $hp; wait $hp || true
+    after=$(etcd_reqs)
+    echo "  etcd renewal cost, one holder, lease_ttl=10s: $(( after - before )) requests in 30 s (open + renewals + close; a renewal is a keep-alive and a txn) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
+fi
 "$BENCH/cbench" 1.0
+"$BENCH/segbench" 5
+"$BENCH/metricsbench"
 echo
 
 echo "== Go core beside its peers (bench/go, a separate module; median of 5 runs)"

@@ -19,6 +19,7 @@ const (
 type entry struct {
 	token uintptr
 	g     gen.Generator
+	n     int64 // its number in the metrics text (gen.Track)
 }
 
 type chunk [1 << chunkBits]atomic.Pointer[entry]
@@ -33,6 +34,7 @@ var registry struct {
 
 // register stores g and returns its new token; 0 if the table is full.
 func register(g gen.Generator) uintptr {
+	tn := gen.Track(g)
 	r := &registry
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -43,6 +45,7 @@ func register(g gen.Generator) uintptr {
 		slot = r.used
 		r.used++
 	} else {
+		gen.Untrack(tn)
 		return 0
 	}
 	c := r.chunks[slot>>chunkBits].Load()
@@ -52,7 +55,7 @@ func register(g gen.Generator) uintptr {
 	}
 	r.serial++
 	token := r.serial<<slotBits | uintptr(slot)
-	c[slot&(1<<chunkBits-1)].Store(&entry{token: token, g: g})
+	c[slot&(1<<chunkBits-1)].Store(&entry{token: token, g: g, n: tn})
 	return token
 }
 
@@ -88,5 +91,6 @@ func unregister(token uintptr) gen.Generator {
 	}
 	p.Store(nil)
 	r.free = append(r.free, uint32(slot))
+	gen.Untrack(e.n)
 	return e.g
 }

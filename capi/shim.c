@@ -84,6 +84,11 @@ int idgen_get_stats(idgen_t *g, idgen_stats *out, size_t size) {
     return idgenGoStats((uintptr_t)g, out, size);
 }
 
+int64_t idgen_metrics_text(char *buf, size_t cap) {
+    FORK_CHECK();
+    return idgenGoMetricsText(buf, cap);
+}
+
 int idgen_configure(const char *config) {
     FORK_CHECK();
     return idgenGoConfigure((char *)config);

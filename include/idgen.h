@@ -198,6 +198,19 @@ typedef struct {
    (-1 where the layout has none), fence and renewal times -1, leases_taken 0. */
 int idgen_get_stats(idgen_t *g, idgen_stats *out, size_t size);
 
+/* Every open generator of the process (the default one included) in the
+   Prometheus text exposition format (version 0.0.4): the idgen_* families of
+   docs/ABI.md, each series labelled name (the name= key, else the preset, else
+   "custom") and generator (a number unique among the open generators, never
+   reused). Returns the length of the whole text, without the NUL; writes it,
+   NUL-terminated, only when it fits (result < cap), and otherwise writes
+   nothing at all (unlike snprintf, no truncated prefix). (NULL, 0) asks the
+   length. The text changes from call to call (the fence gauges follow the
+   clock), so allocate with room to spare and call again while the result is
+   >= cap. IDGEN_EINVAL if buf is NULL and cap is not 0. Reads published
+   counters only: a scrape never waits for a lease store. */
+int64_t idgen_metrics_text(char *buf, size_t cap);
+
 /* ---- the process-wide default generator -------------------------------- */
 
 /* Replaces the default generator by one opened from config (NULL or ""

@@ -198,6 +198,22 @@ inline void configure(std::string_view config) {
     detail::check(idgen_configure(c.c_str()));
 }
 
+/* Every open generator of the process in the Prometheus text exposition
+ * format (idgen_metrics_text): serve it as text/plain; version=0.0.4. */
+inline std::string metrics_text() {
+    std::string buf(4096, '\0');
+    for (;;) {
+        int64_t n = idgen_metrics_text(buf.data(), buf.size());
+        if (n < 0)
+            throw detail::last(static_cast<int>(n));
+        if (static_cast<uint64_t>(n) < buf.size()) {
+            buf.resize(static_cast<size_t>(n));
+            return buf;
+        }
+        buf.assign(static_cast<size_t>(n + n / 4 + 256), '\0'); /* the text grows between calls */
+    }
+}
+
 /* Text forms: base 2..62; fixed_width pads so equal-width strings sort like
  * the numbers. */
 inline std::string format(int64_t id, int base = 62, bool fixed_width = false) {

@@ -314,5 +314,7 @@ int main(int argc, char **argv) {
         lease_ratio("ZooKeeper", getenv("IDGEN_BENCH_ZK"));
     if (getenv("IDGEN_BENCH_PG"))
         lease_ratio("PostgreSQL", getenv("IDGEN_BENCH_PG"));
+    if (getenv("IDGEN_BENCH_ETCD"))
+        lease_ratio("etcd", getenv("IDGEN_BENCH_ETCD"));
     return 0;
 }

@@ -32,6 +32,7 @@ var wordFlags = map[string][]string{
 	"explain": {"-c", "--svg"},
 	"format":  {"-b", "--fixed"},
 	"parse":   {"-b"},
+	"leases":  {"-c", "--json"},
 }
 
 // checkFlags refuses a flag that does not belong to the word.
@@ -57,12 +58,13 @@ var words = map[string]string{
 	"explain": "idgen explain [-c CONFIG] [--svg FILE]: draw the bit layout and print its limits",
 	"format":  "idgen format [-b BASE] [--fixed] ID ...: print ids as text in base 2..62 (default 62)",
 	"parse":   "idgen parse [-b BASE] TEXT ...: print the ids that text in base 2..62 stands for",
+	"leases":  "idgen leases [-c CONFIG] [--json]: list the pool of a lease source as the store holds it, taking nothing",
 }
 
 func usage() string {
 	var b strings.Builder
 	b.WriteString("usage:\n")
-	for _, w := range []string{"next", "decode", "explain", "format", "parse"} {
+	for _, w := range []string{"next", "decode", "explain", "format", "parse", "leases"} {
 		b.WriteString("  " + words[w] + "\n")
 	}
 	b.WriteString("flags may come before or after the word; CONFIG defaults to $IDGEN_CONFIG, then the defaults\n")

@@ -149,6 +149,9 @@ func cmdExplain(o *opts, w *bufio.Writer) error {
 	if len(o.args) > 0 {
 		return usageError{"explain takes no arguments"}
 	}
+	if c, err := config.Parse(o.config); err == nil && c.Scheme == config.SchemeSegment {
+		return explainSegment(c, o.svg != "", w) // without taking a segment
+	}
 	g, c, err := openNoLease(o.config)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@
 //	idgen explain [-c CONFIG] [--svg FILE]        the bit layout and its limits
 //	idgen format  [-b BASE] [--fixed] ID ...      ids as text in base 2..62
 //	idgen parse   [-b BASE] TEXT ...              text back to ids
+//	idgen leases  [-c CONFIG] [--json]            the pool of a lease source, read-only
 //
 // Flags may come before or after the word; a flag the word does not take
 // is a usage error. CONFIG defaults to
@@ -73,6 +74,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		err = cmdFormat(o, w)
 	case "parse":
 		err = cmdParse(o, w)
+	case "leases":
+		err = cmdLeases(o, w)
 	}
 	if err != nil {
 		w.Flush()
@@ -126,6 +129,9 @@ func openNoLease(cfg string) (gen.Generator, *config.Spec, error) {
 	c, err := config.Parse(cfg)
 	if err != nil {
 		return nil, nil, err
+	}
+	if c.Scheme == config.SchemeSegment {
+		return gen.SegmentDecoder(c), c, nil // takes no segment
 	}
 	if c.WorkerSrc.Leasing() || c.WorkerSrc == config.SourcePID || c.DCSrc == config.SourceMAC {
 		c.WorkerSrc, c.Worker, c.Store = config.SourceValue, 0, nil

@@ -32,10 +32,12 @@ const (
 	SchemeUUIDv7
 	// SchemeULID is a ULID, as Crockford base32 text.
 	SchemeULID
+	// SchemeSegment is a dense counter from a store (segment.go).
+	SchemeSegment
 )
 
 func (s Scheme) String() string {
-	return [...]string{"time", "session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid"}[s]
+	return [...]string{"time", "session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid", "segment"}[s]
 }
 
 // Source says where a worker or datacenter id comes from.
@@ -90,11 +92,13 @@ type Spec struct {
 	MaxOutage   time.Duration // how far ahead the fence runs: how long a holder issues without its store
 	LeaseTable  string        // PostgreSQL table
 	MaxWait     time.Duration // how long a taker waits for its predecessor's record
+	MaxSkew     time.Duration // max_skew: refuse to open when this host's clock and the store's are further apart; 0: only report
 	ZxidEpoch   int64         // zxid: first epoch
 	Cached      bool          // baidu-cached: ids handed out from a ring buffer
 	Boost       int           // baidu-cached: the ring holds (max seq + 1) << Boost ids
 	Padding     int           // baidu-cached: refill when fewer than Padding percent are left
 	Text        TextForm      // numeric presets: the text= form of idgen_next_text
+	Segment     Segment       // preset=segment: step and start (segment.go)
 	TextKeys    TextKeys      // text presets: ip, mac, pid, loader_hash, tz
 	// Leased is the pair a generator holds, shown by its configuration
 	// string; Parse accepts it and opening ignores it.
@@ -155,16 +159,17 @@ var presets = map[string]preset{
 	"rocketmq-v1":  {SchemeRocketV1, "", time.Second, 1609459200000, Policy{}, 0},
 	"uuidv7":       {SchemeUUIDv7, "", time.Millisecond, 0, Policy{}, 0},
 	"ulid":         {SchemeULID, "", time.Millisecond, 0, Policy{}, 0},
+	"segment":      {SchemeSegment, "", 0, 0, Policy{}, 0},
 }
 
 // Presets lists the preset names, for documentation and tests.
 func Presets() []string {
-	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid"}
+	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid", "segment"}
 }
 
 var knownKeys = []string{"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
 	"on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table",
-	"max_wait", "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched", "name"}
+	"max_wait", "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding", "switched", "name", "store", "step", "start", "max_skew"}
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and
@@ -205,6 +210,12 @@ func Parse(s string) (*Spec, error) {
 		}
 		c.Name = v
 	}
+	if c.Scheme == SchemeSegment {
+		if err := c.parseSegment(kv); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 	if c.Scheme.IsText() {
 		if err := c.parseTextPreset(kv); err != nil {
 			return nil, err
@@ -236,6 +247,9 @@ func Parse(s string) (*Spec, error) {
 		return nil, err
 	}
 	if err := c.checkApplies(kv); err != nil {
+		return nil, err
+	}
+	if err := c.parseMaxSkew(kv); err != nil {
 		return nil, err
 	}
 	return c, nil

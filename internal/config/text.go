@@ -89,6 +89,9 @@ func (c *Spec) String() string {
 	if c.Scheme.IsText() {
 		return c.textString()
 	}
+	if c.Scheme == SchemeSegment {
+		return c.segmentString()
+	}
 	var parts []string
 	add := func(k, v string) { parts = append(parts, k+"="+v) }
 	add("preset", c.Preset)
@@ -165,6 +168,9 @@ func (c *Spec) String() string {
 		add("lease_ttl", c.LeaseTTL.String())
 		add("max_outage", c.MaxOutage.String())
 		add("max_wait", c.MaxWait.String())
+		if c.MaxSkew > 0 {
+			add("max_skew", c.MaxSkew.String())
+		}
 		if c.Leased != "" {
 			add("leased", c.Leased)
 		}

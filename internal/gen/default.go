@@ -38,6 +38,7 @@ func Default() (Generator, error) {
 		return nil, err
 	}
 	defaultGen.g.Store(&g)
+	trackDefault(g)
 	return g, nil
 }
 
@@ -55,11 +56,13 @@ func Configure(s string) error {
 	old := defaultGen.g.Load()
 	if old == nil {
 		defaultGen.g.Store(&g)
+		trackDefault(g)
 		return nil
 	}
 	err = (*old).Close() // its state is final now
 	Continue(g, *old)
 	defaultGen.g.Store(&g)
+	trackDefault(g)
 	return err
 }
 

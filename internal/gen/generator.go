@@ -94,6 +94,10 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	// leased= and switched= are accepted and ignored: the generator shows
 	// the pair it holds and a switch only when it made one itself.
 	rc.Leased, rc.Switched = "", ""
+	if rc.Scheme == config.SchemeSegment {
+		stopClock() // a counter has no clock
+		return newSegment(&rc, nil)
+	}
 	if rc.Scheme.IsText() {
 		g, err := newText(&rc, clk, ownClock)
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/lease/dirstore"
+	"github.com/idgen/idgen/internal/lease/etcdstore"
+	"github.com/idgen/idgen/internal/lease/mysqlstore"
 	"github.com/idgen/idgen/internal/lease/pgstore"
 	"github.com/idgen/idgen/internal/lease/zkstore"
 )
@@ -89,6 +91,10 @@ func openStore(c *config.Spec) (lease.Store, error) {
 		return zkstore.Open(c.Store, c.LeaseTTL)
 	case config.SourcePG:
 		return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
+	case config.SourceEtcd:
+		return etcdstore.Open(c.Store, c.LeaseTTL)
+	case config.SourceMySQL:
+		return mysqlstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
 	}
 	// MySQL, Redis and etcd stores: hooked in here as they land.
 	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
@@ -111,7 +117,7 @@ func newLeaser(c *config.Spec, opt Options) (*leaser, error) {
 // take has a Keeper take a pair for iss (the generator).
 func (m *leaser) take(iss lease.Issuer, rb lease.Rollback) error {
 	c := m.spec
-	cfg := lease.Config{Pool: poolOf(c), DC: -1, TTL: c.LeaseTTL, MaxOutage: c.MaxOutage, Rollback: rb, Env: m.env}
+	cfg := lease.Config{Pool: poolOf(c), DC: -1, TTL: c.LeaseTTL, MaxOutage: c.MaxOutage, Rollback: rb, Env: m.env, MaxSkew: c.MaxSkew}
 	if c.DCSrc == config.SourceValue {
 		cfg.DC = c.DC
 	}
@@ -173,4 +179,5 @@ func (m *leaser) stats(s *Stats) {
 	}
 	s.FenceUnixMs, s.RenewedUnixMs = ks.FenceUnixMs, ks.RenewedUnixMs
 	s.Renewals, s.RenewalFailures, s.LeasesTaken = ks.Renewals, ks.RenewalFailures, ks.LeasesTaken
+	s.SkewMs = ks.SkewMs
 }

@@ -72,6 +72,10 @@ type Config struct {
 	Rollback       Rollback
 	// Env is the Keeper's time; nil is the real one.
 	Env Env
+	// MaxSkew, when positive, refuses to take anything from a store whose
+	// clock is further from the generator's (max_skew); the skew is
+	// measured (a store that is Clocked) at Take and after each renewal.
+	MaxSkew time.Duration
 }
 
 // Env is the time a Keeper lives in: the real one in production, a
@@ -159,6 +163,7 @@ type Keeper struct {
 	closed   bool
 	st       Stats                 // counters, changed under mu
 	snap     atomic.Pointer[Stats] // st and the state as of the last change: Stats never waits for a store call
+	skew     atomic.Int64          // the generator's clock minus the store's, ms; skewUnknown if unknown
 	stop     chan struct{}
 	done     chan struct{}
 }
@@ -172,6 +177,7 @@ type Stats struct {
 	Renewals        int64
 	RenewalFailures int64
 	LeasesTaken     int64
+	SkewMs          int64 // the generator's clock minus the store's (ms); math.MinInt64 if unknown
 }
 
 // Take acquires a pair for iss and takes it over: waiting for the
@@ -184,6 +190,10 @@ func Take(store Store, cfg Config, iss Issuer) (*Keeper, error) {
 	}
 	k := &Keeper{cfg: cfg, env: cfg.Env, store: store, iss: iss, holder: rand.Int64N(math.MaxInt64) + 1}
 	k.st.RenewedUnixMs = -1
+	k.skew.Store(skewUnknown)
+	if err := k.checkSkew(); err != nil {
+		return nil, err
+	}
 	k.mu.Lock()
 	err := k.leaseLocked(nil)
 	k.publishLocked()
@@ -244,6 +254,7 @@ func (k *Keeper) Step() time.Duration {
 	if err := k.renewLocked(k.cur.Load(), k.nextFence()); err != nil {
 		return retry
 	}
+	_, _, _, _ = k.measureSkew(k.cfg.TTL / 3) // reported only: an error leaves the last estimate
 	return k.cfg.TTL / 3
 }
 
@@ -379,6 +390,7 @@ func (k *Keeper) publishLocked() {
 // during a store outage answers at once.
 func (k *Keeper) Stats() Stats {
 	s := *k.snap.Load()
+	s.SkewMs = k.skew.Load()
 	l := k.cur.Load()
 	s.Pair = l.Pair
 	f := l.fence.Load()

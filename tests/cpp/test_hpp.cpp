@@ -160,6 +160,18 @@ int main() {
         CHECK(code_of([&] { l.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on ulid");
     }
     test_stats();
+    {
+        idgen::Generator g("preset=snowflake worker=9 name=cppmetrics");
+        g.next();
+        g.next();
+        std::string t = idgen::metrics_text();
+        CHECK(t.find("# TYPE idgen_ids_issued_total counter\n") != std::string::npos, "metrics_text: a family's TYPE line");
+        CHECK(t.find("idgen_ids_issued_total{name=\"cppmetrics\",generator=") != std::string::npos, "metrics_text: the generator's series");
+        CHECK(t.find("store=\"none\",datacenter=\"0\",worker=\"9\"} 1\n") != std::string::npos, "metrics_text: its info");
+        CHECK(idgen_metrics_text(nullptr, 0) > 0 && idgen_metrics_text(nullptr, 5) == IDGEN_EINVAL, "metrics_text: (NULL, 0) asks the length; NULL with a cap is EINVAL");
+        char small[8] = "xxxxxxx";
+        CHECK(idgen_metrics_text(small, sizeof small) > 8 && small[0] == 'x', "metrics_text: nothing written when it does not fit");
+    }
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

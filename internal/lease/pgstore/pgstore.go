@@ -233,7 +233,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 	defer s.mu.Unlock()
 	tokenBytes := make([]byte, 16)
 	_, _ = rand.Read(tokenBytes)
-	token := hex.EncodeToString(tokenBytes)
+	token := hex.EncodeToString(tokenBytes) + "@" + lease.HolderID() // who holds it, for idgen leases
 	dcLo, dcHi := int64(0), req.Pool.DCs-1
 	if req.DC >= 0 {
 		dcLo, dcHi = req.DC, req.DC

@@ -203,7 +203,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 		name := poolPath + "/" + strconv.FormatInt(p.DC, 10) + "." + strconv.FormatInt(p.Worker, 10)
 		sid := s.conn.SessionID()
 		err := s.call(ctx, func() error {
-			_, err := s.conn.Create(name+".lock", []byte(fmt.Sprintf("session %#x", sid)), zk.FlagEphemeral, s.acl)
+			_, err := s.conn.Create(name+".lock", []byte(fmt.Sprintf("session %#x holder %s", sid, lease.HolderID())), zk.FlagEphemeral, s.acl)
 			return err
 		})
 		if errors.Is(err, zk.ErrNodeExists) {
@@ -424,36 +424,8 @@ func (c *claim) Abandon(ctx context.Context) error {
 	return c.s.call(ctx, func() error { return c.s.conn.Delete(c.name+".lock", -1) })
 }
 
-// format writes a record node's data: "idgen-lease 2 <issued_up_to>
-// <backwards> <seq> <holder>" (the sequence a clean release leaves, the
-// writer's random holder number), or version 1 without the two when both
-// are 0 (an older idgen skips a version 2 pair rather than misread it).
-func format(r lease.Record) []byte {
-	if r.Seq > 0 || r.Holder != 0 {
-		return []byte(fmt.Sprintf("idgen-lease 2 %d %d %d %d", r.IssuedUpTo, r.Backwards, r.Seq, r.Holder))
-	}
-	return []byte(fmt.Sprintf("idgen-lease 1 %d %d", r.IssuedUpTo, r.Backwards))
-}
-
-// parse accepts exactly what format writes.
-func parse(b []byte) (lease.Record, bool) {
-	f := strings.Fields(string(b))
-	if len(f) < 4 || f[0] != "idgen-lease" || !(f[1] == "1" && len(f) == 4 || f[1] == "2" && len(f) == 6) {
-		return lease.Record{}, false
-	}
-	var v [4]int64
-	for i, x := range f[2:] {
-		var err error
-		if v[i], err = strconv.ParseInt(x, 10, 64); err != nil || v[i] < 0 {
-			return lease.Record{}, false
-		}
-	}
-	r := lease.Record{IssuedUpTo: v[0], Backwards: v[1], Seq: v[2], Holder: v[3]}
-	if string(b) != string(format(r)) {
-		return lease.Record{}, false
-	}
-	return r, true
-}
+func format(r lease.Record) []byte        { return lease.FormatText(r) }
+func parse(b []byte) (lease.Record, bool) { return lease.ParseText(b) }
 
 func clip(b []byte) string {
 	if len(b) > 40 {

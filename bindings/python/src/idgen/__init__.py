@@ -18,6 +18,10 @@ into a :class:`TextParts`.
 :meth:`Generator.stats` reports what a generator has done and where its
 lease stands (:class:`Stats`, :class:`LeaseState`), for monitoring.
 
+:func:`metrics_text` writes every open generator's stats in the Prometheus
+text format; :class:`idgen.prometheus.IdgenCollector` hands them to
+``prometheus_client`` (an optional dependency).
+
 The library is loaded on first use, not on import. Under ``fork`` a child of
 a process that had loaded it gets :class:`ForkedError`; use the ``spawn`` or
 ``forkserver`` start method, or load idgen only in the children.
@@ -39,6 +43,7 @@ from ._errors import (
     WorkerError,
 )
 from ._generator import Generator
+from ._metrics import metrics_text
 from ._parts import Parts, TextParts
 from ._stats import LeaseState, Stats
 
@@ -65,6 +70,7 @@ __all__ = [
     "format",
     "parse",
     "library_version",
+    "metrics_text",
     "__version__",
 ]
 

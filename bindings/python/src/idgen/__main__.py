@@ -5,6 +5,10 @@
     python -m idgen explain [-c CONFIG]
     python -m idgen format  [-b BASE] [--fixed] ID ...
     python -m idgen parse   [-b BASE] TEXT ...
+    python -m idgen leases  [-c CONFIG] [--json]
+
+leases runs the idgen command itself ($IDGEN_CLI, else idgen on PATH):
+one implementation of the store listings and their wording.
 
 Flags may come before or after the word; CONFIG defaults to $IDGEN_CONFIG.
 Exit status 0, 1 on an idgen error (message on stderr), 2 on a usage error.
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import shutil
+import subprocess
 import sys
 from typing import IO, Optional, Sequence
 
@@ -29,6 +35,7 @@ WORDS = {
     "explain": "idgen explain [-c CONFIG] [--svg FILE]: draw the bit layout and print its limits",
     "format": "idgen format [-b BASE] [--fixed] ID ...: print ids as text in base 2..62 (default 62)",
     "parse": "idgen parse [-b BASE] TEXT ...: print the ids that text in base 2..62 stands for",
+    "leases": "idgen leases [-c CONFIG] [--json]: list the pool of a lease source as the store holds it, taking nothing",
 }
 
 
@@ -37,7 +44,7 @@ class UsageError(Exception):
 
 
 def usage() -> str:
-    lines = ["usage:"] + ["  " + WORDS[w] for w in ("next", "decode", "explain", "format", "parse")]
+    lines = ["usage:"] + ["  " + WORDS[w] for w in ("next", "decode", "explain", "format", "parse", "leases")]
     lines.append("flags may come before or after the word; CONFIG defaults to $IDGEN_CONFIG, then the defaults")
     return "\n".join(lines) + "\n"
 
@@ -232,12 +239,27 @@ def explain_text(resolved: str) -> str:
     return "".join(out)
 
 
+def _go_command(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
+    """Runs the idgen command (Go) with argv: the words only it implements."""
+    cli = os.environ.get("IDGEN_CLI") or shutil.which("idgen")
+    if not cli:
+        stderr.write("idgen: leases needs the idgen command (build/idgen, `make install`): "
+                     "put it on PATH or name it in $IDGEN_CLI\n")
+        return 1
+    r = subprocess.run([cli, *argv], capture_output=True, text=True)
+    stdout.write(r.stdout)
+    stderr.write(r.stderr)
+    return r.returncode
+
+
 def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
     try:
         o = parse_args(argv)
     except UsageError as e:
         stderr.write(f"idgen: {e}\n{usage()}")
         return 2
+    if o.word == "leases":
+        return _go_command(argv, stdout, stderr)
     if o.help or not o.word:
         if o.word:
             stdout.write("usage: " + WORDS[o.word] + "\n")

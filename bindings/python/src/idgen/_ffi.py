@@ -94,6 +94,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "idgen_compose": (c_int, [c_void_p, POINTER(Parts), POINTER(c_int64)]),
     "idgen_config_string": (c_int, [c_void_p, c_char_p, c_size_t]),
     "idgen_get_stats": (c_int, [c_void_p, POINTER(Stats), c_size_t]),
+    "idgen_metrics_text": (c_int64, [c_char_p, c_size_t]),
     "idgen_configure": (c_int, [c_char_p]),
     "idgen_next_id": (c_int64, []),
     "idgen_next_ids": (c_int, [c_void_p, c_size_t]),

@@ -50,6 +50,12 @@ interface Backend {
      */
     int idgen_get_stats(long g, long[] out);
 
+    /**
+     * idgen_metrics_text: the length of the whole text; writes it and its NUL
+     * into buf only when it fits (result &lt; cap). buf may be null with cap 0.
+     */
+    long idgen_metrics_text(byte[] buf, long cap);
+
     int idgen_configure(byte[] config);
 
     long idgen_next_id();

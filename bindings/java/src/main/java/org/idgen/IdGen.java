@@ -62,6 +62,31 @@ public final class IdGen {
         return out[0];
     }
 
+    /**
+     * Every open generator of the process (the default one included) in the
+     * Prometheus text exposition format 0.0.4: the {@code idgen_*} families,
+     * each series labelled {@code name} and {@code generator}. Serve it as
+     * {@code text/plain; version=0.0.4}, or bind {@code
+     * org.idgen.micrometer.IdGenMetrics} to a Micrometer registry.
+     */
+    public static String metricsText() {
+        int cap = 4096;
+        while (true) {
+            byte[] buf = new byte[cap];
+            long n = Lib.idgen_metrics_text(buf, cap);
+            if (n < 0) {
+                throw Lib.error(n);
+            }
+            if (n < cap) {
+                return new String(buf, 0, (int) n, java.nio.charset.StandardCharsets.UTF_8);
+            }
+            if (n > Integer.MAX_VALUE - 65536) {
+                throw new IdGenException(ErrorCode.RANGE, "the metrics text is too long: " + n + " bytes");
+            }
+            cap = (int) (n + n / 4 + 256); // the text grows between calls: leave room
+        }
+    }
+
     /** The library's version, "MAJOR.MINOR.PATCH". */
     public static String version() {
         return Lib.idgen_version();

@@ -60,6 +60,8 @@ final class JnaBackend implements Backend {
 
         static native int idgen_get_stats(long g, long[] out, long size);
 
+        static native long idgen_metrics_text(byte[] buf, long cap);
+
         static native int idgen_configure(byte[] config);
 
         static native long idgen_next_id();
@@ -178,6 +180,11 @@ final class JnaBackend implements Backend {
         // JNA copies out into native memory and back; the library writes
         // only on success, so a failure leaves out as it was.
         return C.idgen_get_stats(g, out, 8L * out.length);
+    }
+
+    @Override
+    public long idgen_metrics_text(byte[] buf, long cap) {
+        return C.idgen_metrics_text(buf, cap);
     }
 
     @Override

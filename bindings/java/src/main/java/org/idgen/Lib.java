@@ -95,6 +95,10 @@ final class Lib {
         return B.idgen_get_stats(g, out);
     }
 
+    static long idgen_metrics_text(byte[] buf, long cap) {
+        return B.idgen_metrics_text(buf, cap);
+    }
+
     static int idgen_configure(byte[] config) {
         return B.idgen_configure(config);
     }

@@ -37,6 +37,8 @@ final class FfmBackend implements Backend {
             FfmLib.handle("idgen_config_string", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle GET_STATS =
             FfmLib.handle("idgen_get_stats", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    private static final MethodHandle METRICS_TEXT =
+            FfmLib.handle("idgen_metrics_text", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle CONFIGURE = FfmLib.handle("idgen_configure", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle NEXT_ID = FfmLib.handle("idgen_next_id", FunctionDescriptor.of(JAVA_LONG));
     private static final MethodHandle DECODE = FfmLib.handle("idgen_decode", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
@@ -195,6 +197,20 @@ final class FfmBackend implements Backend {
                 out[0] = o.get(JAVA_LONG, 0);
             }
             return rc;
+        } catch (Throwable t) {
+            throw FfmLib.rethrow(t);
+        }
+    }
+
+    @Override
+    public long idgen_metrics_text(byte[] buf, long cap) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment b = cap == 0 ? MemorySegment.NULL : a.allocate(cap);
+            long n = (long) METRICS_TEXT.invokeExact(b, cap);
+            if (n >= 0 && n < cap) {
+                MemorySegment.copy(b, JAVA_BYTE, 0, buf, 0, (int) n + 1);
+            }
+            return n;
         } catch (Throwable t) {
             throw FfmLib.rethrow(t);
         }

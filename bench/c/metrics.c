@@ -1,0 +1,104 @@
+// idgen_metrics_text's cost: one scrape of a process with 100 open
+// generators (µs), and idgen_next beside a thread scraping every 100 ms
+// against idgen_next alone (alternating rounds, medians; target <= 1.02x).
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "idgen.h"
+
+#define ROUNDS 9
+#define GENS 100
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmpd(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return v[n / 2];
+}
+
+static char *buf;
+static size_t cap = 1 << 20;
+static volatile int scraping;
+static long scrapes;
+
+static int64_t scrape(void) {
+    int64_t n = idgen_metrics_text(buf, cap);
+    if (n < 0 || (size_t)n >= cap) {
+        fprintf(stderr, "idgen_metrics_text: %lld: %s\n", (long long)n, idgen_last_error());
+        exit(1);
+    }
+    return n;
+}
+
+static void *scraper(void *arg) {
+    (void)arg;
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    while (scraping) {
+        scrape();
+        scrapes++;
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+static double next_ns(idgen_t *g, long n) {
+    double t = now_s();
+    for (long i = 0; i < n; i++)
+        if (idgen_next(g) < 0)
+            exit(1);
+    return (now_s() - t) / (double)n * 1e9;
+}
+
+int main(void) {
+    buf = malloc(cap);
+    idgen_t *gens[GENS];
+    char cfg[128];
+    for (int i = 0; i < GENS; i++) {
+        snprintf(cfg, sizeof cfg, "preset=snowflake datacenter=%d worker=%d name=bench", i / 32, i % 32);
+        if (idgen_open(cfg, &gens[i]) != IDGEN_OK) {
+            fprintf(stderr, "open %s: %s\n", cfg, idgen_last_error());
+            return 1;
+        }
+    }
+    idgen_t *unc;
+    if (idgen_open("layout=time:41,seq:22 worker=0", &unc) != IDGEN_OK)
+        return 1;
+    double v_scrape[ROUNDS], v_alone[ROUNDS], v_beside[ROUNDS];
+    int64_t len = scrape();
+    next_ns(unc, 1000000);
+    for (int r = 0; r < ROUNDS; r++) {
+        double t = now_s();
+        for (int i = 0; i < 200; i++)
+            scrape();
+        v_scrape[r] = (now_s() - t) / 200 * 1e6;
+        v_alone[r] = next_ns(unc, 5000000);
+        scraping = 1;
+        pthread_t th;
+        pthread_create(&th, NULL, scraper, NULL);
+        v_beside[r] = next_ns(unc, 5000000);
+        scraping = 0;
+        pthread_join(th, NULL);
+    }
+    double s = median(v_scrape, ROUNDS), a = median(v_alone, ROUNDS), b = median(v_beside, ROUNDS);
+    printf("Metrics (medians of %d rounds)\n", ROUNDS);
+    printf("  %-58s %10.1f us (%lld bytes)\n", "idgen_metrics_text, 100 generators, one scrape", s, (long long)len);
+    printf("  %-58s %6.1f / %5.1f ns = %.3fx (target <= 1.02x) %s\n", "idgen_next with a scrape every 100 ms / without", b, a, b / a,
+           b / a <= 1.02 ? "PASS" : "FAIL");
+    for (int i = 0; i < GENS; i++)
+        idgen_close(gens[i]);
+    idgen_close(unc);
+    free(buf);
+    return 0;
+}

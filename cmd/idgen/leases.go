@@ -1,0 +1,102 @@
+package main
+
+// idgen leases: the pool of a lease source as its store holds it.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/gen"
+)
+
+// leaseJSON is one pair in --json output (fence and holder null where none).
+type leaseJSON struct {
+	Datacenter *int64  `json:"datacenter"`
+	Worker     *int64  `json:"worker"`
+	State      string  `json:"state"`
+	Fence      *string `json:"fence"`
+	Holder     *string `json:"holder"`
+}
+
+func cmdLeases(o *opts, w *bufio.Writer) error {
+	if len(o.args) > 0 {
+		return usageError{"leases takes no arguments"}
+	}
+	c, err := config.Parse(o.config)
+	if err != nil {
+		return err
+	}
+	rows, err := gen.ListLeases(c)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return leasesJSON(rows, w)
+	}
+	var held, blocked int
+	for _, r := range rows {
+		fmt.Fprintf(w, "datacenter=%s worker=%s state=%s fence=%s holder=%s\n",
+			part(r.Datacenter), part(r.Worker), r.State, orNone(fenceText(r.FenceUnixMs)), orNone(r.Holder))
+		held += b2i(r.State == "held")
+		blocked += b2i(r.State == "blocked")
+	}
+	fmt.Fprintf(w, "pairs=%d held=%d blocked=%d free=%d\n", len(rows), held, blocked, len(rows)-held-blocked)
+	return nil
+}
+
+func leasesJSON(rows []gen.LeaseRow, w *bufio.Writer) error {
+	out := make([]leaseJSON, len(rows))
+	for i, r := range rows {
+		out[i] = leaseJSON{State: r.State}
+		if r.Datacenter >= 0 {
+			out[i].Datacenter = &rows[i].Datacenter
+		}
+		if r.Worker >= 0 {
+			out[i].Worker = &rows[i].Worker
+		}
+		if f := fenceText(r.FenceUnixMs); f != "" {
+			out[i].Fence = &f
+		}
+		if r.Holder != "" {
+			out[i].Holder = &rows[i].Holder
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, _ = w.Write(append(b, '\n'))
+	return nil
+}
+
+// fenceText is a fence as RFC 3339 (UTC, milliseconds); "" for none.
+func fenceText(ms int64) string {
+	if ms < 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+func part(v int64) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprint(v)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

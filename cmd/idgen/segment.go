@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+)
+
+// explainSegment describes a segment generator: no bit layout, a counter.
+func explainSegment(c *config.Spec, svg bool, w *bufio.Writer) error {
+	if svg {
+		return errs.New(errs.ErrInvalid, "--svg: preset segment is a counter, it has no bit layout to draw")
+	}
+	where := "the host lease directory " + config.DefaultLeaseDir
+	switch {
+	case c.Store != nil:
+		where = c.Store.Where()
+		if c.Store.Kind == config.StorePG || c.Store.Kind == config.StoreMySQL {
+			where += ", table " + c.SegmentTable()
+		}
+	case c.LeaseDir != "":
+		where = "the lease directory " + c.LeaseDir
+	}
+	step := fmt.Sprintf("%d values", c.Segment.Step)
+	if c.Segment.Auto {
+		step = fmt.Sprintf("sized to last about 1 s at the rate of use, %d to %d values", config.MinAutoStep, config.MaxAutoStep)
+	}
+	fmt.Fprintf(w, "preset=segment: the values of counter %q, %d, %d, … up to %d (then IDGEN_EOVERFLOW)\n\n", c.Name, c.Segment.Start, c.Segment.Start+1, int64(1<<63-1))
+	fmt.Fprintf(w, "  kept in       %s\n", where)
+	fmt.Fprintf(w, "  segments of   %s, recorded in the store before any value is handed out\n", step)
+	fmt.Fprintf(w, "  prefetch      the next segment when fewer than %d%% of the current one are left\n", c.Padding)
+	fmt.Fprintf(w, "  store down    the values in hand go on; then each call waits up to %s, then IDGEN_EWORKER\n", c.MaxWait)
+	fmt.Fprintf(w, "  decode        id and sequence are the value; no time, datacenter or worker\n")
+	return nil
+}

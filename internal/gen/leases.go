@@ -1,0 +1,101 @@
+package gen
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/dirstore"
+	"github.com/idgen/idgen/internal/lease/pgstore"
+)
+
+// LeaseRow is one pair of a pool as idgen leases prints it.
+type LeaseRow struct {
+	Datacenter, Worker int64  // -1 where the layout has no such field
+	State              string // held, free or blocked (no holder, record ahead of the clock)
+	FenceUnixMs        int64  // the record's fence; -1 where none (no record, a layout without time)
+	Holder             string // "host:pid" of the holder (the last one, for a blocked pair); "" if unknown
+}
+
+// ListLeases reads the pool of a lease source as its store holds it,
+// taking, writing and creating nothing.
+func ListLeases(c *config.Spec) ([]LeaseRow, error) {
+	if c.Scheme == config.SchemeSegment {
+		return nil, errs.Key("preset", "segment counters are not listed by idgen leases yet (only the pools of lease sources)")
+	}
+	if !c.WorkerSrc.Leasing() {
+		return nil, errs.Key("worker", "this configuration takes no lease, so there is no pool to list (use worker=lease or a store URL)")
+	}
+	st, err := openListStore(c)
+	if err != nil || st == nil {
+		return nil, err
+	}
+	defer st.Close()
+	l, ok := st.(lease.Lister)
+	if !ok {
+		return nil, errs.Key("worker", "this store cannot list its pool")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.LeaseTTL+10*time.Second)
+	defer cancel()
+	entries, err := l.List(ctx, poolOf(c))
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UnixMilli()
+	rows := make([]LeaseRow, 0, len(entries))
+	for _, e := range entries {
+		r := LeaseRow{Datacenter: e.Pair.DC, Worker: e.Pair.Worker, State: "free", FenceUnixMs: recordMs(c, e.Record.IssuedUpTo), Holder: e.Holder}
+		if !c.Layout.Has(layout.FieldDatacenter) {
+			r.Datacenter = -1
+		}
+		if !c.Layout.Has(layout.FieldWorker) {
+			r.Worker = -1
+		}
+		switch {
+		case e.Held:
+			r.State = "held"
+		case r.FenceUnixMs > now:
+			r.State = "blocked"
+		default:
+			r.Holder = "" // nobody holds it
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// openListStore opens the store without creating anything (nil: the host
+// directory does not exist, so no pool is in it).
+func openListStore(c *config.Spec) (lease.Store, error) {
+	switch c.WorkerSrc {
+	case config.SourceLease:
+		dir := c.LeaseDir
+		if dir == "" {
+			dir = config.DefaultLeaseDir
+			if _, err := os.Stat(dir); os.IsNotExist(err) {
+				return nil, nil
+			}
+		}
+		return dirstore.Open(dir, true)
+	case config.SourcePG:
+		return pgstore.OpenReadOnly(c.Store, c.LeaseTable, c.LeaseTTL)
+	}
+	return openStore(c)
+}
+
+// recordMs is the time of a time generator's record value v in ms since
+// 1970; -1 for no record or a layout without time.
+func recordMs(c *config.Spec, v int64) int64 {
+	if v <= 0 || c.Scheme != config.SchemeTime {
+		return -1
+	}
+	ums := int64(c.Unit / time.Millisecond)
+	if ums <= 0 || v > (1<<62-c.EpochMs)/ums {
+		return -1
+	}
+	return c.EpochMs + v*ums
+}

@@ -1,0 +1,183 @@
+package gen
+
+import (
+	"time"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease/dirstore"
+	"github.com/idgen/idgen/internal/lease/pgstore"
+	"github.com/idgen/idgen/internal/lease/zkstore"
+	"github.com/idgen/idgen/internal/segment"
+)
+
+// segGen hands out the values of a named counter (preset=segment), in
+// segments taken from its store by a segment.Counter.
+//
+//   - Exhaustion: a segment used up is followed by the prefetched one; a
+//     caller that outruns the prefetch waits up to max_wait, then
+//     ErrWorker naming the store (the store does not answer).
+//   - Clock: none is used; nothing can go back.
+//   - Overflow: past INT64_MAX, ErrTimeOverflow; the counter never wraps.
+type segGen struct {
+	*shape // the text= form (TextLen, formatText); no layout
+	c      *segment.Counter
+	cfgStr string
+}
+
+// storeOpenTimeout bounds connecting to a counter store at open.
+const storeOpenTimeout = 10 * time.Second
+
+// openCounterStore opens the store a segment configuration names: the
+// host lease directory without store=.
+func openCounterStore(c *config.Spec) (segment.Store, error) {
+	if c.Store == nil {
+		dir, explicit := c.LeaseDir, c.LeaseDir != ""
+		if !explicit {
+			dir = config.DefaultLeaseDir
+		}
+		st, err := dirstore.OpenCounters(dir, explicit)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	switch c.Store.Kind {
+	case config.StoreZK:
+		st, err := zkstore.OpenCounters(c.Store, storeOpenTimeout)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	case config.StorePG:
+		st, err := pgstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	// MySQL, Redis and etcd counters: a segment.Store each, hooked in here
+	// as their stores land.
+	return nil, errs.Key("store", "%s keeps no segment counters in this version (use zk://, postgres:// or the host directory)", c.Store.Redacted())
+}
+
+// newSegment opens a segment generator on st (nil: the store c names).
+func newSegment(c *config.Spec, st segment.Store) (Generator, error) {
+	if st == nil {
+		var err error
+		if st, err = openCounterStore(c); err != nil {
+			return nil, err
+		}
+	}
+	cnt, err := segment.Open(st, segment.Config{
+		Name: c.Name, Start: c.Segment.Start, Step: c.Segment.Step, Auto: c.Segment.Auto,
+		Min: config.MinAutoStep, Max: config.MaxAutoStep, Padding: int64(c.Padding), MaxWait: c.MaxWait,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &segGen{shape: &shape{cfg: c}, c: cnt, cfgStr: c.String()}, nil
+}
+
+// SegmentDecoder is a segment generator that only decodes, composes and
+// shows its configuration: it opens no store and takes no segment; its
+// Next and NextBatch are ErrInvalid (the CLI's decode and explain).
+func SegmentDecoder(c *config.Spec) Generator {
+	return &segGen{shape: &shape{cfg: c}, cfgStr: c.String()}
+}
+
+var errDecodeOnly = errs.New(errs.ErrInvalid, "this segment generator was opened for decoding only")
+
+// Next returns the next value of the counter.
+func (g *segGen) Next() (int64, error) {
+	if g.c == nil {
+		return -1, errDecodeOnly
+	}
+	return g.c.Next()
+}
+
+// NextBatch fills out with increasing values, from as many segments as it
+// takes.
+func (g *segGen) NextBatch(out []int64) error {
+	if g.c == nil {
+		return errDecodeOnly
+	}
+	return fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
+		first, got, err := g.c.Reserve(int64(n))
+		return first, uint64(got), err
+	})
+}
+
+// NextText writes the next value in the text= form.
+func (g *segGen) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
+}
+
+// Decode: a segment id is its value: id and sequence; the rest -1.
+func (g *segGen) Decode(id int64) (Parts, error) {
+	if id < 0 {
+		return Parts{}, errs.New(errs.ErrInvalid, "id %d is negative; idgen ids never are", id)
+	}
+	return Parts{ID: id, UnixMs: -1, Time: -1, Epoch: -1, Datacenter: -1, Worker: -1, Sequence: id}, nil
+}
+
+// Compose is the inverse of Decode: the sequence is the id.
+func (g *segGen) Compose(p Parts) (int64, error) {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"unix_ms", p.UnixMs}, {"time", p.Time}, {"epoch", p.Epoch}, {"datacenter", p.Datacenter}, {"worker", p.Worker}} {
+		if f.v != -1 && f.v != 0 {
+			return 0, errs.New(errs.ErrInvalid, "%s: a segment id is a counter value only, so it must be -1 or 0, got %d", f.name, f.v)
+		}
+	}
+	if p.Sequence < 0 {
+		return 0, errs.New(errs.ErrRange, "sequence: %d is negative; a segment id is the counter value (>= 0)", p.Sequence)
+	}
+	return p.Sequence, nil
+}
+
+// DecodeText reads a value in the text= form.
+func (g *segGen) DecodeText(text string) (TextParts, error) {
+	form := g.cfg.Text
+	switch {
+	case text == "":
+		return TextParts{}, errs.New(errs.ErrInvalid, "empty text; this generator's text form is %s", form)
+	case form == config.TextDec && (len(text) > 19 || (len(text) > 1 && text[0] == '0')):
+		return TextParts{}, errs.New(errs.ErrInvalid, "%q is not an id in text=dec (1 to 19 digits, no leading zero)", clipText(text))
+	case form != config.TextDec && len(text) != layout.FixedWidth(form.Base()):
+		return TextParts{}, errs.New(errs.ErrInvalid, "%q is %d characters; text=%s ids are exactly %d", clipText(text), len(text), form, layout.FixedWidth(form.Base()))
+	}
+	id, err := layout.ParseID(text, form.Base())
+	if err != nil {
+		return TextParts{}, errs.New(errs.ErrInvalid, "not an id in text=%s: %v", form, err)
+	}
+	return TextParts{ID: id, UnixMs: -1, Sequence: id, PID: -1, LoaderHash: -1}, nil
+}
+
+// Config is the configuration string.
+func (g *segGen) Config() string { return g.cfgStr }
+
+// LastValue is the number of values handed out.
+func (g *segGen) LastValue() int64 {
+	if g.c == nil {
+		return 0
+	}
+	return g.c.Issued()
+}
+
+// Close gives back the unused values when it can (segment.Counter.Close).
+func (g *segGen) Close() error {
+	if g.c == nil {
+		return nil
+	}
+	return g.c.Close()
+}
+
+func (g *segGen) stats(s *Stats) {
+	if g.c != nil {
+		s.Issued, s.SegmentLeft = g.c.Issued(), g.c.Left()
+	}
+}

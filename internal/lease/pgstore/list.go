@@ -1,0 +1,75 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/lease"
+)
+
+// OpenReadOnly connects without creating the table (idgen leases): a
+// missing table lists as an empty pool.
+func OpenReadOnly(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
+	if table == "" {
+		table = DefaultTable
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)
+	defer cancel()
+	conn, err := pgconn.Connect(ctx, u.Raw)
+	if err != nil {
+		return nil, explainConnect(u, err)
+	}
+	return &Store{url: u, conn: conn, table: quoteIdent(table), index: quoteIdent(table + "_expiry"), ttl: ttl, done: make(chan struct{})}, nil
+}
+
+// List reads a pool's rows, writing nothing.
+func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rows, err := s.query(ctx, `SELECT datacenter, worker, issued_up_to, backwards,
+			holder IS NOT NULL AND expires_at > clock_timestamp(), coalesce(holder, '')
+		FROM `+s.table+` WHERE pool = $1 ORDER BY datacenter, worker`, pool.Name)
+	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
+		return nil, nil // no table: nothing was ever leased here
+	}
+	if err != nil {
+		return nil, s.fail("read "+s.table, err)
+	}
+	out := make([]lease.Entry, 0, len(rows))
+	for _, r := range rows {
+		var v [4]int64
+		for i := range v {
+			if v[i], err = strconv.ParseInt(r[i], 10, 64); err != nil {
+				return nil, s.fail("read "+s.table, err)
+			}
+		}
+		e := lease.Entry{Pair: lease.Pair{DC: v[0], Worker: v[1]}, Record: lease.Record{IssuedUpTo: v[2], Backwards: v[3]}, Held: r[4] == "t"}
+		if _, h, ok := strings.Cut(r[5], "@"); ok {
+			e.Holder = h
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// StoreNow is the database's clock (clock_timestamp(), not the
+// transaction's now()).
+func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rows, err := s.query(ctx, "SELECT (extract(epoch from clock_timestamp()) * 1000000)::bigint")
+	if err != nil {
+		return time.Time{}, s.fail("read the database clock", err)
+	}
+	us, err := strconv.ParseInt(rows[0][0], 10, 64)
+	if err != nil {
+		return time.Time{}, s.fail("read the database clock", err)
+	}
+	return time.UnixMicro(us), nil
+}

@@ -1,0 +1,222 @@
+package segment
+
+// The slow side of a Counter: the background fetch, switching to the
+// prefetched segment, waiting out a store that does not answer, step=auto,
+// and the give-back at close.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/idgen/idgen/internal/errs"
+)
+
+var errClosed = errs.New(errs.ErrClosed, "generator is closed")
+
+// prefetch starts fetching the next segment while s is current, unless
+// one is fetched or in hand.
+func (c *Counter) prefetch(s *seg) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur.Load() == s {
+		c.startFetch(s)
+	}
+}
+
+// startFetch starts the fetch goroutine (c.mu held) unless it runs, a
+// segment is in hand, the counter ended or closed.
+func (c *Counter) startFetch(s *seg) {
+	if c.fetching || c.pre != nil || c.ended != nil || c.closed {
+		return
+	}
+	c.step = c.nextStep(s)
+	c.fetching = true
+	c.wg.Add(1)
+	go c.fetch(c.step)
+}
+
+// nextStep is the size of the next take: step, or with step=auto the
+// values s would have needed to last AutoTarget at the rate it was used
+// at, growing at once, shrinking at most by half.
+func (c *Counter) nextStep(s *seg) int64 {
+	if !c.cfg.Auto || s.born.IsZero() {
+		return c.step
+	}
+	used := min(s.used.Load(), s.size)
+	el := time.Since(s.born)
+	want := c.cfg.Max
+	if el > 0 {
+		want = int64(min(float64(c.cfg.Max), float64(used)*float64(AutoTarget)/float64(el)))
+	}
+	return max(c.cfg.Min, c.step/2, min(c.cfg.Max, want))
+}
+
+// fetch takes n values from the store, trying again with a growing pause
+// while it fails, until it gets them, the counter ends, or it is closed.
+func (c *Counter) fetch(n int64) {
+	defer c.wg.Done()
+	pause := 10 * time.Millisecond
+	for {
+		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.TakeTimeout)
+		s, err := c.take(ctx, n)
+		cancel()
+		c.mu.Lock()
+		switch {
+		case err == nil:
+			c.pre, c.lastErr = s, nil // also when closed: the give-back counts it
+		case errs.KindOf(err) == errs.ErrTimeOverflow:
+			c.ended = err
+		default:
+			c.lastErr = err
+		}
+		if err == nil || c.ended != nil || c.closed {
+			c.fetched()
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.stop:
+			c.mu.Lock()
+			c.fetched()
+			c.mu.Unlock()
+			return
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, time.Second)
+	}
+}
+
+// fetched ends a fetch (c.mu held): waiters look again.
+func (c *Counter) fetched() {
+	c.fetching = false
+	close(c.ready)
+	c.ready = make(chan struct{})
+}
+
+// advance makes a segment current after old ran out: the prefetched one,
+// or the one a fetch brings within max_wait.
+func (c *Counter) advance(old *seg) error {
+	var deadline <-chan time.Time
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		switch {
+		case c.closed:
+			return errClosed
+		case c.cur.Load() != old:
+			return nil // another caller moved on
+		case c.pre != nil:
+			c.install(c.pre)
+			c.pre = nil
+			return nil
+		case c.ended != nil:
+			return c.ended
+		}
+		c.startFetch(old)
+		if deadline == nil {
+			t := time.NewTimer(c.cfg.MaxWait)
+			defer t.Stop()
+			deadline = t.C
+		}
+		ready := c.ready
+		c.mu.Unlock()
+		select {
+		case <-ready:
+			c.mu.Lock()
+		case <-deadline:
+			c.mu.Lock()
+			if c.pre != nil || c.cur.Load() != old || c.closed || c.ended != nil {
+				continue
+			}
+			why := fmt.Sprintf("segment counter %s: no answer yet from %s", c.cfg.Name, c.store.Where())
+			if c.lastErr != nil {
+				why = c.lastErr.Error() // names the counter and the store
+			}
+			return errs.New(errs.ErrWorker, "%s; the values in hand are used up and no segment came within max_wait (%s); still trying", why, c.cfg.MaxWait)
+		}
+	}
+}
+
+// install makes s current (c.mu held).
+func (c *Counter) install(s *seg) {
+	old := c.cur.Load()
+	c.done.Add(min(old.used.Load(), old.size))
+	s.born = time.Now()
+	c.cur.Store(s)
+}
+
+// Close stops the fetching and gives back the values in hand that were
+// never handed out, when the store's counter still stands at the end of
+// the last segment taken. Closing twice is harmless.
+func (c *Counter) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	close(c.stop)
+	c.mu.Unlock()
+	// A take under way lands or fails within its timeout; one that lands
+	// is given back with the rest. Past a short wait it is cut off.
+	waited := make(chan struct{})
+	go func() { c.wg.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(2 * time.Second):
+		c.cancel()
+		<-waited
+	}
+	c.mu.Lock()
+	s := c.cur.Load()
+	next := s.lo + min(s.used.Swap(sealed), s.size) // the lowest value never handed out
+	pre := c.pre
+	c.pre = nil
+	c.mu.Unlock()
+	last, from := s.lo+s.size-1, next
+	if pre != nil {
+		last = pre.lo + pre.size - 1
+		if s.size == 0 || s.lo+s.size != pre.lo {
+			from = pre.lo // someone took a segment in between: only pre comes back
+		}
+	}
+	defer c.cancel()
+	if from <= last {
+		ctx, cancel := context.WithTimeout(context.Background(), min(c.cfg.TakeTimeout, 2*time.Second))
+		_, _ = c.store.GiveBack(ctx, c.cfg.Name, last, from-1)
+		cancel()
+	}
+	return c.store.Close()
+}
+
+// Issued is the number of values handed out.
+func (c *Counter) Issued() int64 {
+	s := c.cur.Load()
+	return c.done.Load() + min(s.used.Load(), s.size)
+}
+
+// Left is the number of values in hand: the rest of the current segment
+// and the prefetched one.
+func (c *Counter) Left() int64 {
+	s := c.cur.Load()
+	n := s.size - min(s.used.Load(), s.size)
+	c.mu.Lock()
+	if c.pre != nil {
+		n += c.pre.size
+	}
+	c.mu.Unlock()
+	return n
+}
+
+// Takes is the number of segments taken from the store (round trips that
+// succeeded).
+func (c *Counter) Takes() int64 { return c.takes.Load() }
+
+// Step is the size of the latest take.
+func (c *Counter) Step() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.step
+}

@@ -1,0 +1,202 @@
+// Package segment hands out the values of a named counter kept in a store
+// in segments, the way Meituan Leaf's segment mode, Didi tinyid and
+// CosId's segment chain do, without their failures (DESIGN "Segments:
+// dense counters from a store").
+//
+// A Counter takes a segment of values from its Store in one atomic step
+// (the store records it before any of its values is handed out) and hands
+// them out in increasing order from a lock-free hot path: one atomic add.
+// When fewer than padding percent of the current segment are left, the
+// next one is fetched in the background (a double buffer); a caller waits
+// for the store only when it outruns that prefetch, for at most max_wait.
+//
+//   - Exhaustion: past INT64_MAX the counter ends: errs.ErrTimeOverflow
+//     (IDGEN_EOVERFLOW) once the values in hand are used up; never a wrap.
+//   - Outage: the values in hand keep issuing; then each call waits up to
+//     max_wait and fails with errs.ErrWorker naming the store, while the
+//     Counter goes on trying in the background.
+//   - Close gives back the unused tail when the store's counter still
+//     stands at the end of the last segment taken; a crash loses at most
+//     the current and the prefetched segment.
+//
+// step=auto sizes each segment from the rate the previous one was used
+// at: the values it would take to last AutoTarget (1 s) at that rate,
+// between MinAutoStep and MaxAutoStep (1,000 and 10,000,000); it grows at
+// once and shrinks at most by half per segment. Leaf doubles its step when
+// a segment lasted less than 15 minutes and halves it past 30; idgen
+// aims at one second, far beyond a store round trip, so that a prefetch
+// started with padding percent left lands long before it is needed.
+package segment
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/idgen/idgen/internal/errs"
+)
+
+// Store keeps counters. A counter holds the last value taken (start-1
+// when new); each store changes it atomically, with no duplicate under
+// any concurrency: a locked file, a versioned znode write, an UPDATE …
+// RETURNING. The host directory, ZooKeeper and PostgreSQL implement it in
+// their packages (dirstore, zkstore, pgstore: counter.go); MySQL, Redis
+// (INCRBY) and etcd (a transaction comparing the key's mod revision)
+// implement the same three methods when they land.
+type Store interface {
+	// Take moves counter name up by n (creating it at start-1 if it is
+	// missing) and returns the values taken: prev+1 .. last, at most n,
+	// fewer only where INT64_MAX cuts the segment short. A counter that
+	// stands at INT64_MAX is errs.ErrTimeOverflow.
+	Take(ctx context.Context, name string, start, n int64) (prev, last int64, err error)
+	// GiveBack sets counter name from last down to to, only if it still
+	// stands at last (nobody took a segment since); it reports whether it
+	// did.
+	GiveBack(ctx context.Context, name string, last, to int64) (bool, error)
+	// Where names the store for messages, never with a password.
+	Where() string
+	// Close closes the store's connection.
+	Close() error
+}
+
+// AutoTarget is how long step=auto sizes a segment to last.
+const AutoTarget = time.Second
+
+// Config is what a Counter takes besides its store.
+type Config struct {
+	Name    string
+	Start   int64 // where a new counter begins (>= 1)
+	Step    int64 // values per segment; with Auto, the first one's
+	Auto    bool  // step=auto
+	Min     int64 // step=auto bounds (defaults 1,000 and 10,000,000)
+	Max     int64
+	Padding int64         // percent: prefetch when fewer are left (1..99)
+	MaxWait time.Duration // how long a caller waits for a segment
+	// TakeTimeout bounds each store call (default 5 s).
+	TakeTimeout time.Duration
+}
+
+// seg is one segment: values lo .. lo+size-1; used is the offset of the
+// next value, moved by one atomic add per call (it runs past size when
+// callers overshoot; sealed marks a closed counter).
+type seg struct {
+	lo      int64
+	size    int64
+	trigger int64 // the offset whose taker starts the prefetch
+	used    atomic.Int64
+	born    time.Time // when it became current (step=auto's rate)
+}
+
+// sealed is set into used at close: every later add lands past size.
+const sealed = int64(1) << 62
+
+func newSeg(lo, size, padding int64) *seg {
+	left := size * padding / 100
+	return &seg{lo: lo, size: size, trigger: max(0, min(size-1, size-left))}
+}
+
+// Counter hands out the values of one counter. It is safe for concurrent
+// use.
+type Counter struct {
+	cfg   Config
+	store Store
+	cur   atomic.Pointer[seg]
+	done  atomic.Int64 // values of retired segments (stats)
+	takes atomic.Int64 // segments taken from the store
+
+	mu       sync.Mutex
+	pre      *seg          // the prefetched segment, nil if none
+	fetching bool          // a fetch goroutine runs
+	ready    chan struct{} // closed (and replaced) when a fetch ends
+	ended    error         // the counter is used up (sticky)
+	lastErr  error         // the last store failure
+	closed   bool
+	step     int64 // the size of the next take
+	stop     chan struct{}
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// Open takes the first segment (a counter already used up opens: its
+// calls are errs.ErrTimeOverflow). A store that cannot be reached fails
+// the open. The Counter owns st from here on, also on error.
+func Open(st Store, cfg Config) (*Counter, error) {
+	if cfg.Min <= 0 {
+		cfg.Min = 1000
+	}
+	if cfg.Max <= 0 {
+		cfg.Max = 10_000_000
+	}
+	if cfg.TakeTimeout <= 0 {
+		cfg.TakeTimeout = 5 * time.Second
+	}
+	cfg.Padding = max(1, min(99, cfg.Padding))
+	c := &Counter{cfg: cfg, store: st, ready: make(chan struct{}), step: cfg.Step, stop: make(chan struct{})}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.cur.Store(&seg{}) // empty: the first call installs the first segment
+	ctx, cancel := context.WithTimeout(c.ctx, max(cfg.TakeTimeout, cfg.MaxWait))
+	defer cancel()
+	s, err := c.take(ctx, c.step)
+	switch {
+	case errs.KindOf(err) == errs.ErrTimeOverflow:
+		c.ended = err
+	case err != nil:
+		c.cancel()
+		st.Close()
+		return nil, err
+	default:
+		c.pre = s
+	}
+	return c, nil
+}
+
+// take runs one Take and makes its segment.
+func (c *Counter) take(ctx context.Context, n int64) (*seg, error) {
+	prev, last, err := c.store.Take(ctx, c.cfg.Name, c.cfg.Start, n)
+	if err != nil {
+		if k := errs.KindOf(err); k == errs.ErrTimeOverflow || k == errs.ErrWorker {
+			return nil, errs.Wrap(err, "segment counter %s", c.cfg.Name)
+		}
+		return nil, errs.New(errs.ErrWorker, "segment counter %s on %s: %v", c.cfg.Name, c.store.Where(), err)
+	}
+	c.takes.Add(1)
+	return newSeg(prev+1, last-prev, c.cfg.Padding), nil
+}
+
+// Next returns the next value.
+func (c *Counter) Next() (int64, error) {
+	for {
+		s := c.cur.Load()
+		off := s.used.Add(1) - 1
+		if off < s.size {
+			if off == s.trigger {
+				c.prefetch(s)
+			}
+			return s.lo + off, nil
+		}
+		if err := c.advance(s); err != nil {
+			return -1, err
+		}
+	}
+}
+
+// Reserve takes up to n values in one step: first .. first+got-1, all
+// from one segment (a batch that spans segments calls it again).
+func (c *Counter) Reserve(n int64) (first, got int64, err error) {
+	for {
+		s := c.cur.Load()
+		off := s.used.Add(n) - n
+		if off < s.size {
+			got = min(n, s.size-off)
+			if off <= s.trigger && s.trigger < off+got {
+				c.prefetch(s)
+			}
+			return s.lo + off, got, nil
+		}
+		if err := c.advance(s); err != nil {
+			return -1, 0, err
+		}
+	}
+}

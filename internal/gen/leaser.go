@@ -13,6 +13,7 @@ import (
 	"github.com/idgen/idgen/internal/lease/etcdstore"
 	"github.com/idgen/idgen/internal/lease/mysqlstore"
 	"github.com/idgen/idgen/internal/lease/pgstore"
+	"github.com/idgen/idgen/internal/lease/redisstore"
 	"github.com/idgen/idgen/internal/lease/zkstore"
 )
 
@@ -93,10 +94,11 @@ func openStore(c *config.Spec) (lease.Store, error) {
 		return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
 	case config.SourceEtcd:
 		return etcdstore.Open(c.Store, c.LeaseTTL)
+	case config.SourceRedis:
+		return redisstore.Open(c.Store, c.LeaseTTL)
 	case config.SourceMySQL:
 		return mysqlstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
 	}
-	// MySQL, Redis and etcd stores: hooked in here as they land.
 	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
 }
 

@@ -156,6 +156,10 @@ func (s *Store) newClaim(pool string, p lease.Pair, token, inc string, a []any, 
 			return nil, errs.New(errs.ErrWorker, "%s: key %s holds a bad record (fence %q, backwards %q)", s.url.Where(), c.recKey, f, str(a[2]))
 		}
 		c.rec = lease.Record{IssuedUpTo: fence, Backwards: back}
+		if len(a) >= 8 {
+			c.rec.Seq, _ = strconv.ParseInt(str(a[6]), 10, 64)
+			c.rec.Holder, _ = strconv.ParseInt(str(a[7]), 10, 64)
+		}
 		if recEpoch, _ := strconv.ParseInt(str(a[5]), 10, 64); recEpoch >= epoch {
 			c.state = lease.Present
 		}

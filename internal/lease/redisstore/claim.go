@@ -96,7 +96,8 @@ func (c *claim) write(ctx context.Context, rec lease.Record, final bool) error {
 	a, err := c.s.eval(ctx, writeScript, []string{c.lock, c.recKey, c.marker},
 		c.token, ms(c.s.ttl), strconv.FormatInt(rec.IssuedUpTo, 10), strconv.FormatInt(rec.Backwards, 10),
 		strconv.FormatInt(c.seq, 10), strconv.FormatInt(c.acked, 10), c.inc, newToken(),
-		c.s.host, c.s.pid, flag(final), c.predTok, replidArg)
+		c.s.host, c.s.pid, flag(final), c.predTok, replidArg,
+		strconv.FormatInt(rec.Seq, 10), strconv.FormatInt(rec.Holder, 10))
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ return {r[1] or '', r[2] or '', r[3] or '', tostring(now)}
 // then lock and record keys per pair; ARGV: token, ttl ms, the
 // incarnation the caller read and whether it was marked lost. Returns
 // {index, fence, backwards, held before it, the record's token, its
-// epoch}, {-2, held} when every pair of the batch is held, {-1} when the
+// epoch, next_seq, holder}, {-2, held} when every pair of the batch is held, {-1} when the
 // marker changed since it was read.
 var acquireScript = newScript(`
 local m = redis.call('HMGET', KEYS[1], 'inc', 'lost')
@@ -59,8 +59,8 @@ if m[1] ~= ARGV[3] or (m[2] ~= false) ~= (ARGV[4] == '1') then return {-1} end
 local held = 0
 for i = 2, #KEYS, 2 do
   if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then
-    local r = redis.call('HMGET', KEYS[i + 1], 'fence', 'backwards', 'token', 'epoch')
-    return {(i - 2) / 2, r[1] or '', r[2] or '', held, r[3] or '', r[4] or '0'}
+    local r = redis.call('HMGET', KEYS[i + 1], 'fence', 'backwards', 'token', 'epoch', 'next_seq', 'holder')
+    return {(i - 2) / 2, r[1] or '', r[2] or '', held, r[3] or '', r[4] or '0', r[5] or '0', r[6] or '0'}
   end
   held = held + 1
 end
@@ -72,7 +72,8 @@ return {-2, held}
 // fence, backwards, seq (this write's number), acked (the number of the
 // last write acknowledged, 0 for none), the holder's incarnation, a new
 // incarnation to use if need be, host, pid, final, the token of the record
-// found at acquisition ("" for none), the server's replication id.
+// found at acquisition ("" for none), the server's replication id, the
+// record's next_seq and holder (lease.Record's Seq and Holder).
 //
 // A loss is seen when the marker is gone, when the server's replication id
 // is not the marker's, when the record this holder wrote is gone, or when
@@ -131,7 +132,7 @@ else
   redis.call('SET', KEYS[1], tok, 'PX', ARGV[2])
 end
 local epoch = redis.call('HGET', m, 'lost') or '0'
-redis.call('HSET', KEYS[2], 'fence', ARGV[3], 'backwards', ARGV[4], 'token', tok, 'seq', ARGV[5], 'epoch', epoch, 'host', ARGV[9], 'pid', ARGV[10], 'at', now)
+redis.call('HSET', KEYS[2], 'fence', ARGV[3], 'backwards', ARGV[4], 'token', tok, 'seq', ARGV[5], 'epoch', epoch, 'host', ARGV[9], 'pid', ARGV[10], 'at', now, 'next_seq', ARGV[14], 'holder', ARGV[15])
 local l = '0'
 if lost or first then l = '1' end
 return {'ok', inc, l}

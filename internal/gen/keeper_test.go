@@ -2,6 +2,8 @@ package gen
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -271,4 +273,15 @@ func TestOwnUnansweredWriteKeepsThePair(t *testing.T) {
 	require.Eventually(t, func() bool { return StatsOf(g).LeasesTaken == 2 }, 3*time.Second, 5*time.Millisecond)
 	require.Contains(t, g.Config(), "leased=0/0", "its own pair again")
 	next(t, g)
+}
+
+// A counter layout whose pool lost its record (the pool marker is there,
+// the record file is not) is refused with a message saying why, not only
+// "records ahead of the clock".
+func TestCounterPoolWithALostRecordSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "zxid_epoch32-counter32.pool"), nil, 0o644))
+	_, err := OpenString("preset=zxid lease_dir=" + dir)
+	require.ErrorIs(t, err, errs.ErrWorker)
+	require.Contains(t, err.Error(), "a counter layout cannot wait its way past")
 }

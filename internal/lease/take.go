@@ -82,8 +82,18 @@ func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim
 	if c, err := k.acquireOnce(prefer); err == nil {
 		return c, nil
 	}
-	req.Skip = func(p Pair, rec Record, st State) bool { return k.waitFor(p, rec, st) == never }
-	return k.acquireOnce(req)
+	lost := 0 // pairs a counter layout cannot take: their record was lost
+	req.Skip = func(p Pair, rec Record, st State) bool {
+		if _, ok := k.floorFor(rec, st); !ok {
+			lost++
+		}
+		return k.waitFor(p, rec, st) == never
+	}
+	c, err := k.acquireOnce(req)
+	if err != nil && lost > 0 {
+		err = errs.New(errs.KindOf(err), "%v; of those, %d have no record though a holder may have issued under them, which a counter layout cannot wait its way past: restore the records, or use another lease_dir or store", err, lost)
+	}
+	return c, err
 }
 
 // never is waitFor's answer for a pair that must not be taken.

@@ -32,6 +32,12 @@ func TestBaiduCachedWithBaidusDefaultBitsOpensButNeverIssues(t *testing.T) {
 // can use up max_drift and wait for the clock many times.
 func fastClock(t *testing.T, start int64) *clock.ManualClock {
 	clk := clock.NewManualClock(start)
+	runFast(t, clk)
+	return clk
+}
+
+// runFast makes clk run fast from now on.
+func runFast(t *testing.T, clk *clock.ManualClock) {
 	stop := make(chan struct{})
 	go func() {
 		tk := time.NewTicker(2 * time.Millisecond)
@@ -46,47 +52,56 @@ func fastClock(t *testing.T, start int64) *clock.ManualClock {
 		}
 	}()
 	t.Cleanup(func() { close(stop) })
-	return clk
 }
 
 func TestBaiduCachedEightThreadsUniqueAndWithinDrift(t *testing.T) {
-	clk := fastClock(t, nowMs)
+	// First with the clock standing still: 20,000 ids are more than one
+	// second's 8,192, so the ring must borrow (up to max_drift, 2 s: 24,576
+	// ids without waiting); then with a clock that runs fast, using up
+	// max_drift and waiting for the clock many times.
+	clk := clock.NewManualClock(nowMs)
 	g := open(t, baidu29+" worker=7 boost=1 max_drift=2s", clk)
-	const threads, per = 8, 12000
+	const threads = 8
 	ids := make([][]int64, threads)
 	var worst atomic.Int64 // the most an id was dated ahead of the clock, ms
-	var wg sync.WaitGroup
-	for w := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range per {
-				var id int64
-				var err error
-				if i%3 == 0 {
-					var b [3]int64
-					err = g.NextBatch(b[:])
-					id = b[2]
-					ids[w] = append(ids[w], b[:2]...)
-				} else {
-					id, err = g.Next()
+	issue := func(per int) {
+		var wg sync.WaitGroup
+		for w := range threads {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range per {
+					var id int64
+					var err error
+					if i%3 == 0 {
+						var b [3]int64
+						err = g.NextBatch(b[:])
+						id = b[2]
+						ids[w] = append(ids[w], b[:2]...)
+					} else {
+						id, err = g.Next()
+					}
+					if err != nil {
+						panic(err)
+					}
+					now := clk.Now() / int64(time.Millisecond)
+					p, err := g.Decode(id)
+					if err != nil {
+						panic(err)
+					}
+					if ahead := p.UnixMs - now; ahead > worst.Load() {
+						worst.Store(ahead)
+					}
+					ids[w] = append(ids[w], id)
 				}
-				if err != nil {
-					panic(err)
-				}
-				now := clk.Now() / int64(time.Millisecond)
-				p, err := g.Decode(id)
-				if err != nil {
-					panic(err)
-				}
-				if ahead := p.UnixMs - now; ahead > worst.Load() {
-					worst.Store(ahead)
-				}
-				ids[w] = append(ids[w], id)
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	issue(1500) // 8 x (1500 + 1500/3 x 2) = 20,000 ids
+	require.Greater(t, worst.Load(), int64(1000), "the ring did borrow future seconds")
+	runFast(t, clk)
+	issue(10000)
 	seen := map[int64]bool{}
 	for _, list := range ids {
 		for i, id := range list {
@@ -101,7 +116,6 @@ func TestBaiduCachedEightThreadsUniqueAndWithinDrift(t *testing.T) {
 		}
 	}
 	require.LessOrEqual(t, worst.Load(), int64(2000+1000), "dated at most max_drift (2s) + one unit ahead of the clock")
-	require.Greater(t, worst.Load(), int64(1000), "the ring did borrow future seconds")
 }
 
 func TestBaiduCachedNeverHandsOutStaleIDs(t *testing.T) {

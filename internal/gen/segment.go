@@ -103,10 +103,16 @@ func (g *segGen) NextBatch(out []int64) error {
 	if g.c == nil {
 		return errDecodeOnly
 	}
-	return fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
+	reserved := int64(0)
+	err := fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
 		first, got, err := g.c.Reserve(int64(n))
+		reserved += got
 		return first, uint64(got), err
 	})
+	if err != nil {
+		g.c.Forfeit(reserved) // a failed batch hands out nothing (stats count handed-out values)
+	}
+	return err
 }
 
 // NextText writes the next value in the text= form.

@@ -194,8 +194,13 @@ func (c *Counter) Close() error {
 // Issued is the number of values handed out.
 func (c *Counter) Issued() int64 {
 	s := c.cur.Load()
-	return c.done.Load() + min(s.used.Load(), s.size)
+	return c.done.Load() + min(s.used.Load(), s.size) - c.lost.Load()
 }
+
+// Forfeit records n values that Reserve gave a batch which then failed
+// (it reached the counter's end): they are never handed out, and never
+// handed out again either.
+func (c *Counter) Forfeit(n int64) { c.lost.Add(n) }
 
 // Left is the number of values in hand: the rest of the current segment
 // and the prefetched one.

@@ -103,6 +103,7 @@ type Counter struct {
 	store Store
 	cur   atomic.Pointer[seg]
 	done  atomic.Int64 // values of retired segments (stats)
+	lost  atomic.Int64 // values reserved by a batch that failed: never handed out, never reissued
 	takes atomic.Int64 // segments taken from the store
 
 	mu       sync.Mutex

@@ -58,8 +58,11 @@ void check_einval_names_key(const cfg_t *c) {
     }
     if (cfg_get(c, key) == NULL) {
         /* A key of the table the string does not hold: the preset's own
-         * value (layout of baidu-cached) is fine, anything else is not. */
-        if (!(strcmp(key, "layout") == 0 && cfg_get(c, "preset")) && strcmp(key, "worker") != 0)
+         * value (layout of baidu-cached) is fine, and so is a key the
+         * preset requires (segment's name), anything else is not. */
+        const char *preset = cfg_get(c, "preset");
+        int required = strcmp(key, "name") == 0 && preset && strcmp(preset, "segment") == 0 && strstr(m, "needs name=");
+        if (!(strcmp(key, "layout") == 0 && preset) && strcmp(key, "worker") != 0 && !required)
             finding("einval-key", "idgen_open -> EINVAL naming %s, which the configuration does not hold: %s", key, m);
     }
 }

@@ -21,10 +21,10 @@ echo "kernel: $(uname -r); clocksource $(cat /sys/devices/system/clocksource/clo
 echo "go:     $($GO version | cut -d' ' -f3); python: $($VPY -c 'import sys; print(sys.version.split()[0])'); java: $(java -version 2>&1 | head -1)"
 echo
 
-echo "== C (bench/c/bench.c), with a local ZooKeeper ensemble, PostgreSQL and a 3-member etcd cluster for the lease figures"
+echo "== C (bench/c/bench.c), with a local ZooKeeper ensemble, PostgreSQL, a 3-member etcd cluster, MariaDB and Redis for the lease figures"
 SRV=$(mktemp -d /tmp/idgen-bench-srv-XXXXXX)
 chmod 755 "$SRV"
-trap 'tests/servers/zk.sh stop "$SRV/zk" >/dev/null 2>&1; tests/servers/pg.sh stop "$SRV/pg" >/dev/null 2>&1; tests/servers/etcd.sh stop "$SRV/etcd" >/dev/null 2>&1; rm -rf "$SRV"' EXIT
+trap 'tests/servers/zk.sh stop "$SRV/zk" >/dev/null 2>&1; tests/servers/pg.sh stop "$SRV/pg" >/dev/null 2>&1; tests/servers/etcd.sh stop "$SRV/etcd" >/dev/null 2>&1; tests/servers/mariadb.sh stop "$SRV/my" >/dev/null 2>&1; tests/servers/redis.sh stop "$SRV/redis" >/dev/null 2>&1; rm -rf "$SRV"' EXIT
 if tests/servers/zk.sh start "$SRV/zk" >/dev/null 2>&1; then
     export IDGEN_BENCH_ZK="zk://$(cat "$SRV/zk/connect")/idgen-bench"
 fi
@@ -51,9 +51,37 @@ if tests/servers/etcd.sh start "$SRV/etcd" >/dev/null 2>&1; then
     after=$(etcd_reqs)
     echo "  etcd renewal cost, one holder, lease_ttl=10s: $(( after - before )) requests in 30 s (open + renewals + close; a renewal is a keep-alive and a txn) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
 fi
+if tests/servers/mariadb.sh start "$SRV/my" >/dev/null 2>&1; then
+    export IDGEN_BENCH_MYSQL="$(cat "$SRV/my/url") lease_table=idgen_bench"
+    # Renewal cost: UPDATE statements a holder sends per second, counted by the server.
+    my_updates() { tests/servers/mariadb.sh sql "$SRV/my" "SHOW GLOBAL STATUS LIKE 'Com_update'" | cut -f2; }
+    before=$(my_updates)
+    "$BENCH/../holder" "preset=snowflake worker=$(cat "$SRV/my/url") lease_table=idgen_cost" /dev/null 100000 >/dev/null &
+    hp=$!
+    sleep 30
+    kill -TERM $hp; wait $hp || true
+    after=$(my_updates)
+    echo "  MariaDB renewal cost, one holder, lease_ttl=10s: $(( after - before )) UPDATEs in 30 s (claim + renewals + release) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
+fi
+if tests/servers/redis.sh start "$SRV/redis" >/dev/null 2>&1; then
+    export IDGEN_BENCH_REDIS="$(cat "$SRV/redis/url")"
+    # Renewal cost: commands a holder sends per second, counted by the server.
+    rd_cmds() { tests/servers/redis.sh cli "$SRV/redis" INFO stats | tr -d '\r' | sed -n 's/^total_commands_processed://p'; }
+    before=$(rd_cmds)
+    "$BENCH/../holder" "preset=snowflake worker=$(cat "$SRV/redis/url")/1" /dev/null 100000 >/dev/null &
+    hp=$!
+    sleep 30
+    kill -TERM $hp; wait $hp || true
+    after=$(rd_cmds)
+    echo "  Redis renewal cost, one holder, lease_ttl=10s: $(( after - before - 2 )) commands in 30 s (open + renewals + close; the 2 INFO calls left out) = $(python3 -c "print(round(($after - $before - 2) / 30, 2))")/s"
+fi
 "$BENCH/cbench" 1.0
 "$BENCH/segbench" 5
 "$BENCH/metricsbench"
+echo
+
+echo "== the lease simulator (internal/sim): 20,000 schedules from seed 1"
+(SIM_SCHEDULES=20000 SIM_SEED=1 $GO run ./internal/sim/cmd/idgen-sim | tail -2)
 echo
 
 echo "== Go core beside its peers (bench/go, a separate module; median of 5 runs)"

@@ -316,5 +316,9 @@ int main(int argc, char **argv) {
         lease_ratio("PostgreSQL", getenv("IDGEN_BENCH_PG"));
     if (getenv("IDGEN_BENCH_ETCD"))
         lease_ratio("etcd", getenv("IDGEN_BENCH_ETCD"));
+    if (getenv("IDGEN_BENCH_MYSQL"))
+        lease_ratio("MariaDB", getenv("IDGEN_BENCH_MYSQL"));
+    if (getenv("IDGEN_BENCH_REDIS"))
+        lease_ratio("Redis", getenv("IDGEN_BENCH_REDIS"));
     return 0;
 }

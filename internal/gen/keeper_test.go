@@ -267,7 +267,9 @@ func TestOwnUnansweredWriteKeepsThePair(t *testing.T) {
 	st.lose.Store(true)
 	before, _ := st.Record(pool, lease.Pair{})
 	require.Eventually(t, func() bool { r, _ := st.Record(pool, lease.Pair{}); return r != before }, 2*time.Second, 5*time.Millisecond)
-	require.Equal(t, int64(lease.StateRiding), StatsOf(g).LeaseState)
+	// The landed write is reported lost after it lands: wait for the
+	// Keeper to hear that, not only for the record to change.
+	require.Eventually(t, func() bool { return StatsOf(g).LeaseState == int64(lease.StateRiding) }, 2*time.Second, 5*time.Millisecond)
 	st.Kick(pool, lease.Pair{}) // the session expires
 	st.lose.Store(false)
 	require.Eventually(t, func() bool { return StatsOf(g).LeasesTaken == 2 }, 3*time.Second, 5*time.Millisecond)

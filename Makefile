@@ -11,11 +11,11 @@ VENV    := $(BUILD)/venv
 VPY     := $(VENV)/bin/python
 GOFLAGS_LIB := -buildmode=c-shared -trimpath
 LDFLAGS_LIB := -s -w -extldflags '-Wl,--version-script=$(CURDIR)/capi/idgen.map -Wl,-soname,libidgen.so.0'
-GO_SRC  := go.mod go.sum $(shell find internal capi -name '*.go' -not -name '*_test.go') $(wildcard capi/*.c capi/*.h capi/idgen.map) include/idgen.h
+GO_SRC  := go.mod go.sum $(filter-out %_test.go,$(wildcard *.go)) $(shell find internal capi -name '*.go' -not -name '*_test.go') $(wildcard capi/*.c capi/*.h capi/idgen.map) include/idgen.h
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
 
-.PHONY: all lib demo test test-go test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-metrics test-java test-docs test-fleet docs-pictures docs-metrics-picture \
+.PHONY: all lib demo test test-go test-goapp test-sim sim sim-mutants test-peers-go test-abi test-c test-cpp test-install install test-purego test-python test-metrics test-java test-docs test-fleet docs-pictures docs-metrics-picture \
         fuzz fuzz-go test-fuzz bench wheel python-env clean
 
 all: lib $(BUILD)/idgen
@@ -56,13 +56,20 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-sim test-peers-go test-abi test-c test-cpp test-install test-purego test-python test-metrics test-java test-docs test-fuzz test-fleet
+test: test-go test-sim test-peers-go test-abi test-c test-goapp test-cpp test-install test-purego test-python test-metrics test-java test-docs test-fuzz test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# A Go program outside the module (tests/goapp, its go.mod replaces
+# github.com/idgen/idgen with this checkout) shares a lease pool with the C
+# holder on the built library.
+test-goapp: $(BUILD)/holder
+	cd tests/goapp && $(GO) vet . && $(GO) build -o $(BUILD)/goapp .
+	$(BUILD)/goapp $(BUILD)/holder
 
 # The lease simulator (internal/sim): make sim [SIM_SCHEDULES=N SIM_SEED=S
 # SIM_SECONDS=T SIM_TRACE=1]; make sim-mutants runs each seeded bug until it

@@ -11,32 +11,16 @@ package main
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"unsafe"
 
-	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen"
 )
 
-// codeOf maps each sentinel to exactly one status code.
-func codeOf(err error) C.int {
-	switch {
-	case errors.Is(err, errs.ErrInvalid):
-		return C.IDGEN_EINVAL
-	case errors.Is(err, errs.ErrClockBackwards):
-		return C.IDGEN_ECLOCK
-	case errors.Is(err, errs.ErrTimeOverflow):
-		return C.IDGEN_EOVERFLOW
-	case errors.Is(err, errs.ErrClosed):
-		return C.IDGEN_ECLOSED
-	case errors.Is(err, errs.ErrWorker):
-		return C.IDGEN_EWORKER
-	case errors.Is(err, errs.ErrRange):
-		return C.IDGEN_ERANGE
-	}
-	return C.IDGEN_EINTERNAL
-}
+// codeOf is the status code of err: package idgen maps each sentinel to
+// exactly one.
+func codeOf(err error) C.int { return C.int(idgen.Code(err)) }
 
 // setError copies msg into the calling thread's last-error buffer. An
 // exported function runs on the C thread that called it, so the buffer is

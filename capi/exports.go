@@ -1,6 +1,6 @@
 // Package main is idgen's C boundary: one small export per public symbol
 // (called by the C shim after its fork check). Each checks its arguments,
-// calls internal/, maps errors to status codes, records the message in
+// calls package idgen (the public Go API), maps errors to status codes, records the message in
 // the thread's last error and recovers panics. No id logic lives here.
 package main
 
@@ -17,8 +17,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/idgen/idgen/internal/gen"
-	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen"
 )
 
 func main() {}
@@ -27,7 +26,7 @@ func main() {}
 func idgenGoOpen(config *C.char, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
 	// out is the shim's own variable; the shim checked the host's pointer.
-	g, err := gen.OpenString(goString(config))
+	g, err := idgen.Open(goString(config))
 	if err != nil {
 		return fail(err)
 	}
@@ -98,7 +97,7 @@ func idgenGoNextBatch(h C.uintptr_t, out *C.int64_t, n C.size_t) (rc C.int) {
 	return C.IDGEN_OK
 }
 
-func writeParts(p gen.Parts, out *C.idgen_parts) {
+func writeParts(p idgen.Parts, out *C.idgen_parts) {
 	out.id = C.int64_t(p.ID)
 	out.unix_ms = C.int64_t(p.UnixMs)
 	out.time = C.int64_t(p.Time)
@@ -108,11 +107,7 @@ func writeParts(p gen.Parts, out *C.idgen_parts) {
 	out.sequence = C.int64_t(p.Sequence)
 }
 
-func decodeInto(g gen.Generator, id C.int64_t, out *C.idgen_parts) C.int {
-	if out == nil {
-		return invalid("out is NULL")
-	}
-	p, err := g.Decode(int64(id))
+func decodeInto(p idgen.Parts, err error, out *C.idgen_parts) C.int {
 	if err != nil {
 		return fail(err)
 	}
@@ -127,7 +122,11 @@ func idgenGoDecode(h C.uintptr_t, id C.int64_t, out *C.idgen_parts) (rc C.int) {
 	if g == nil {
 		return closedHandle(h)
 	}
-	return decodeInto(g, id, out)
+	if out == nil {
+		return invalid("out is NULL")
+	}
+	p, err := g.Decode(int64(id))
+	return decodeInto(p, err, out)
 }
 
 //export idgenGoCompose
@@ -140,7 +139,7 @@ func idgenGoCompose(h C.uintptr_t, in *C.idgen_parts, out *C.int64_t) (rc C.int)
 	if in == nil || out == nil {
 		return invalid("in and out must not be NULL")
 	}
-	id, err := g.Compose(gen.Parts{
+	id, err := g.Compose(idgen.Parts{
 		UnixMs: int64(in.unix_ms), Time: int64(in.time), Epoch: int64(in.epoch),
 		Datacenter: int64(in.datacenter), Worker: int64(in.worker), Sequence: int64(in.sequence),
 	})
@@ -186,7 +185,7 @@ func idgenGoStats(h C.uintptr_t, out *C.idgen_stats, size C.size_t) (rc C.int) {
 	if out == nil {
 		return invalid("out is NULL")
 	}
-	st := gen.StatsOf(g)
+	st := g.Stats()
 	full := C.idgen_stats{
 		issued: C.int64_t(st.Issued), tick_waits: C.int64_t(st.TickWaits), clock_backs: C.int64_t(st.ClockBacks),
 		drift_ms: C.int64_t(st.DriftMs), lease_state: C.int64_t(st.LeaseState),
@@ -203,7 +202,7 @@ func idgenGoStats(h C.uintptr_t, out *C.idgen_stats, size C.size_t) (rc C.int) {
 //export idgenGoConfigure
 func idgenGoConfigure(config *C.char) (rc C.int) {
 	defer guard(&rc)
-	if err := gen.Configure(goString(config)); err != nil {
+	if err := idgen.Configure(goString(config)); err != nil {
 		return fail(err)
 	}
 	return C.IDGEN_OK
@@ -212,11 +211,7 @@ func idgenGoConfigure(config *C.char) (rc C.int) {
 //export idgenGoNextID
 func idgenGoNextID() (rc C.int64_t) {
 	defer guard64(&rc)
-	var id int64
-	err := gen.WithDefault(func(g gen.Generator) (err error) {
-		id, err = g.Next()
-		return err
-	})
+	id, err := idgen.NextID()
 	if err != nil {
 		return C.int64_t(fail(err))
 	}
@@ -230,7 +225,7 @@ func idgenGoNextIDs(out *C.int64_t, n C.size_t) (rc C.int) {
 	if rc != C.IDGEN_OK || buf == nil {
 		return rc
 	}
-	if err := gen.WithDefault(func(g gen.Generator) error { return g.NextBatch(buf) }); err != nil {
+	if err := idgen.NextIDs(buf); err != nil {
 		return fail(err)
 	}
 	return C.IDGEN_OK
@@ -239,20 +234,18 @@ func idgenGoNextIDs(out *C.int64_t, n C.size_t) (rc C.int) {
 //export idgenGoDecodeDefault
 func idgenGoDecodeDefault(id C.int64_t, out *C.idgen_parts) (rc C.int) {
 	defer guard(&rc)
-	// Decoding reads only the layout, which a concurrently closed default
-	// generator still has: no retry needed, unlike next.
-	g, err := gen.Default()
-	if err != nil {
-		return fail(err)
+	if out == nil {
+		return invalid("out is NULL")
 	}
-	return decodeInto(g, id, out)
+	p, err := idgen.Decode(int64(id))
+	return decodeInto(p, err, out)
 }
 
 //export idgenGoFormat
 func idgenGoFormat(id C.int64_t, base C.int, fixed C.int, buf *C.char, capacity C.size_t) (rc C.int) {
 	defer guard(&rc)
 	var tmp [72]byte
-	text, err := layout.AppendID(tmp[:0], int64(id), int(base), fixed != 0)
+	text, err := idgen.AppendFormat(tmp[:0], int64(id), int(base), fixed != 0)
 	if err != nil {
 		return fail(err)
 	}
@@ -265,7 +258,7 @@ func idgenGoParse(text *C.char, base C.int, out *C.int64_t) (rc C.int) {
 	if text == nil || out == nil {
 		return invalid("text and out must not be NULL")
 	}
-	v, err := layout.ParseID(C.GoString(text), int(base))
+	v, err := idgen.Parse(C.GoString(text), int(base))
 	if err != nil {
 		return fail(err)
 	}
@@ -289,12 +282,12 @@ func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
 		return C.IDGEN_ERANGE
 	}
 	dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), need)
-	n, err := g.NextText(dst[:need-1])
+	text, err := g.AppendText(dst[:0])
 	if err != nil {
 		return fail(err)
 	}
-	dst[n] = 0
-	return C.int(n)
+	dst[len(text)] = 0
+	return C.int(len(text))
 }
 
 // maxTextIn bounds how much of a text idgen_decode_text reads: no id is

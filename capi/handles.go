@@ -4,7 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen"
 )
 
 // The handle registry. A handle is a token, not memory: its low slotBits
@@ -18,8 +18,7 @@ const (
 
 type entry struct {
 	token uintptr
-	g     gen.Generator
-	n     int64 // its number in the metrics text (gen.Track)
+	g     *idgen.Generator
 }
 
 type chunk [1 << chunkBits]atomic.Pointer[entry]
@@ -33,8 +32,7 @@ var registry struct {
 }
 
 // register stores g and returns its new token; 0 if the table is full.
-func register(g gen.Generator) uintptr {
-	tn := gen.Track(g)
+func register(g *idgen.Generator) uintptr {
 	r := &registry
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -45,7 +43,6 @@ func register(g gen.Generator) uintptr {
 		slot = r.used
 		r.used++
 	} else {
-		gen.Untrack(tn)
 		return 0
 	}
 	c := r.chunks[slot>>chunkBits].Load()
@@ -55,12 +52,12 @@ func register(g gen.Generator) uintptr {
 	}
 	r.serial++
 	token := r.serial<<slotBits | uintptr(slot)
-	c[slot&(1<<chunkBits-1)].Store(&entry{token: token, g: g, n: tn})
+	c[slot&(1<<chunkBits-1)].Store(&entry{token: token, g: g})
 	return token
 }
 
 // lookup finds the generator of a live token.
-func lookup(token uintptr) gen.Generator {
+func lookup(token uintptr) *idgen.Generator {
 	slot := token & (maxSlots - 1)
 	c := registry.chunks[slot>>chunkBits].Load()
 	if c == nil {
@@ -75,7 +72,7 @@ func lookup(token uintptr) gen.Generator {
 
 // unregister removes a live token and returns its generator (nil if the
 // token was not live: closing twice is harmless).
-func unregister(token uintptr) gen.Generator {
+func unregister(token uintptr) *idgen.Generator {
 	r := &registry
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -91,6 +88,5 @@ func unregister(token uintptr) gen.Generator {
 	}
 	p.Store(nil)
 	r.free = append(r.free, uint32(slot))
-	gen.Untrack(e.n)
 	return e.g
 }

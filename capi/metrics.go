@@ -9,7 +9,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/idgen/idgen/internal/metrics"
+	"github.com/idgen/idgen"
 )
 
 //export idgenGoMetricsText
@@ -18,7 +18,7 @@ func idgenGoMetricsText(buf *C.char, cap C.size_t) (rc C.int64_t) {
 	if buf == nil && cap > 0 {
 		return C.int64_t(invalid("buf is NULL but cap is %d", uint64(cap)))
 	}
-	text := metrics.Text()
+	text := idgen.MetricsText()
 	if uint64(len(text)) < uint64(cap) {
 		out := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(text)+1)
 		copy(out, text)

@@ -17,6 +17,11 @@ var (
 	ErrClosed         = errors.New("generator is closed")
 	ErrWorker         = errors.New("no worker id available")
 	ErrRange          = errors.New("value does not fit")
+	// ErrForked is what the C shim answers in a forked child, without
+	// entering Go; Go code never returns it.
+	ErrForked = errors.New("called in a process forked from one that had loaded idgen")
+	// ErrInternal is a bug in idgen (a recovered panic).
+	ErrInternal = errors.New("internal error in idgen")
 )
 
 // Error is a sentinel kind and a message.

@@ -1,0 +1,141 @@
+// Package idgen issues unique 64-bit and text ids: Snowflake and its
+// relatives (hutool, mybatis-plus, Leaf, Baidu, sonyflake, ZooKeeper,
+// RocketMQ), segments, UUIDv7 and ULID, with worker ids from a host lease,
+// MAC+PID or a fleet coordinator, and defences against clock rollback.
+//
+// It is the same library the C ABI (include/idgen.h, libidgen.so) and the
+// Python, Java and C++ bindings serve: a configuration string means the
+// same generator in every language, and a Go program shares lease pools
+// with the C, Python and Java processes of its fleet.
+//
+//	g, err := idgen.Open("preset=snowflake") // a host lease: worker=lease
+//	if err != nil { ... }
+//	defer g.Close()
+//	id, err := g.Next()
+package idgen
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/idgen/idgen/internal/gen"
+)
+
+// Generator issues ids. It is safe for concurrent use; its ids are
+// strictly increasing, and no field ever wraps: when it cannot issue, it
+// returns an error wrapping one of the sentinels (ErrClock, ErrOverflow,
+// ErrWorker, ErrClosed).
+type Generator struct {
+	g      gen.Generator
+	n      int64 // its number in MetricsText
+	closed atomic.Bool
+}
+
+// Parts are the fields of an id, as idgen_parts: a field the layout lacks
+// is -1.
+type Parts struct {
+	ID         int64
+	UnixMs     int64 // generation time, ms since 1970 UTC; -1 if the layout has no time
+	Time       int64 // raw time field (units since the epoch); -1 if none
+	Epoch      int64 // zxid epoch, or the rollback counter; -1 if none
+	Datacenter int64
+	Worker     int64
+	Sequence   int64 // sequence, or the counter of a counter layout
+}
+
+// TextParts are the fields of a text id, as idgen_text_parts; absent
+// fields are -1, Addr is nil when the form has no address.
+type TextParts struct {
+	ID         int64 // a numeric preset's id; -1 for text-only forms
+	UnixMs     int64
+	Sequence   int64
+	PID        int64
+	LoaderHash int64
+	Addr       []byte // IPv4 (4), IPv6 (16) or MAC (6) bytes; nil if none
+}
+
+// Open builds the generator that config describes (the configuration
+// string of include/idgen.h; "" means the defaults: preset=snowflake with
+// a host lease). A lease source takes its pair before Open returns.
+// Errors: ErrInvalid (the message names the key), ErrWorker, ErrClock.
+func Open(config string) (*Generator, error) {
+	g, err := gen.OpenString(config)
+	if err != nil {
+		return nil, err
+	}
+	return &Generator{g: g, n: gen.Track(g)}, nil
+}
+
+// Next returns the next id (>= 0). It may wait for the next tick when the
+// tick's sequence is used up.
+func (g *Generator) Next() (int64, error) { return g.g.Next() }
+
+// NextBatch fills out with strictly increasing ids, reserving a run per
+// tick. If the first reservation fails, out is untouched; a later failure
+// (the time range running out mid-batch) leaves consumed ids in a prefix.
+func (g *Generator) NextBatch(out []int64) error { return g.g.NextBatch(out) }
+
+// NextText returns the next id as text: a text preset's form, or a
+// numeric id in the configuration's text= form.
+func (g *Generator) NextText() (string, error) {
+	var buf [textMax]byte
+	n, err := g.g.NextText(buf[:g.g.TextLen()])
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// AppendText appends the next id's text to dst without allocating when
+// dst has TextLen bytes to spare.
+func (g *Generator) AppendText(dst []byte) ([]byte, error) {
+	k, need := len(dst), g.g.TextLen()
+	dst = slices.Grow(dst, need)
+	n, err := g.g.NextText(dst[k : k+need])
+	if err != nil {
+		return dst[:k], err
+	}
+	return dst[:k+n], nil
+}
+
+// TextLen is the length of the longest text NextText returns (at most
+// IDGEN_TEXT_MAX - 1).
+func (g *Generator) TextLen() int { return g.g.TextLen() }
+
+// textMax is IDGEN_TEXT_MAX: every text id and its NUL fit.
+const textMax = 57
+
+// Decode splits an id of this generator's layout into its fields.
+// ErrInvalid for a negative id or one with bits above the layout.
+func (g *Generator) Decode(id int64) (Parts, error) {
+	p, err := g.g.Decode(id)
+	return Parts(p), err
+}
+
+// DecodeText reads a text id of this generator's form.
+func (g *Generator) DecodeText(s string) (TextParts, error) {
+	p, err := g.g.DecodeText(s)
+	return TextParts(p), err
+}
+
+// Compose is the inverse of Decode: it builds an id from p's fields
+// (UnixMs unless it is negative, then Time; p.ID is ignored). A value
+// that does not fit its field is ErrRange, never truncated.
+func (g *Generator) Compose(p Parts) (int64, error) { return g.g.Compose(gen.Parts(p)) }
+
+// Config is the effective configuration: sources resolved to numbers, a
+// lease source kept as a source with the pair held as leased=D/W.
+func (g *Generator) Config() string { return g.g.Config() }
+
+// Stats reports the generator's counters and its lease.
+func (g *Generator) Stats() Stats { return Stats(gen.StatsOf(g.g)) }
+
+// Close stops the generator and gives back its lease; later calls fail
+// with ErrClosed. Closing twice is harmless.
+func (g *Generator) Close() error {
+	if !g.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	gen.Untrack(g.n)
+	return g.g.Close()
+}

@@ -1,0 +1,17 @@
+module example.com/goapp
+
+go 1.25.0
+
+require github.com/idgen/idgen v0.0.0
+
+require (
+	filippo.io/edwards25519 v1.2.0 // indirect
+	github.com/go-sql-driver/mysql v1.10.1 // indirect
+	github.com/go-zookeeper/zk v1.0.4 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/pgx/v5 v5.12.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)
+
+replace github.com/idgen/idgen => ../..

@@ -45,7 +45,7 @@ func TestCodesMatchTheHeader(t *testing.T) {
 func TestStructsMirrorTheHeader(t *testing.T) {
 	h := header(t)
 	for cName, v := range map[string]any{"idgen_parts": idgen.Parts{}, "idgen_stats": idgen.Stats{}} {
-		body := regexp.MustCompile(`(?s)typedef struct \{([^}]*)\} `+cName+`;`).FindStringSubmatch(h)
+		body := regexp.MustCompile(`(?s)typedef struct \{([^}]*)\} ` + cName + `;`).FindStringSubmatch(h)
 		require.NotNil(t, body, cName)
 		var cFields []string
 		for _, m := range regexp.MustCompile(`int64_t (\w+);`).FindAllStringSubmatch(body[1], -1) {

@@ -14,6 +14,7 @@ import (
 	"github.com/idgen/idgen/internal/hostid"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/segment"
 )
 
 // Generator issues ids. Every implementation is safe for concurrent use,
@@ -68,8 +69,12 @@ type Options struct {
 	// Store replaces the lease store the configuration names (tests, the
 	// simulator); the generator does not close it.
 	Store lease.Store
-	// Env replaces the lease Keeper's time (the simulator).
+	// Env replaces the lease Keeper's and a segment counter's time (the
+	// simulator).
 	Env lease.Env
+	// Counters replaces the segment counter store the configuration names
+	// (the simulator); the generator owns it.
+	Counters segment.Store
 }
 
 // Open builds the generator a configuration describes: it resolves the
@@ -96,7 +101,7 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	rc.Leased, rc.Switched = "", ""
 	if rc.Scheme == config.SchemeSegment {
 		stopClock() // a counter has no clock
-		return newSegment(&rc, nil)
+		return newSegment(&rc, opt)
 	}
 	if rc.Scheme.IsText() {
 		g, err := newText(&rc, clk, ownClock)

@@ -63,7 +63,7 @@ func TestTakeoverWithTheClockSetBackUnderEachPolicy(t *testing.T) {
 		switches                // takes another pair
 		refuses                 // ErrClockBackwards
 	)
-	steps := []time.Duration{time.Millisecond, 140 * time.Millisecond, 160 * time.Millisecond, time.Second, time.Hour}
+	steps := []time.Duration{time.Millisecond, 140 * time.Millisecond, 250 * time.Millisecond, time.Second, time.Hour}
 	cases := []struct {
 		policy string
 		layout string

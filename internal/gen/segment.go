@@ -62,8 +62,10 @@ func openCounterStore(c *config.Spec) (segment.Store, error) {
 	return nil, errs.Key("store", "%s keeps no segment counters in this version (use zk://, postgres:// or the host directory)", c.Store.Redacted())
 }
 
-// newSegment opens a segment generator on st (nil: the store c names).
-func newSegment(c *config.Spec, st segment.Store) (Generator, error) {
+// newSegment opens a segment generator on opt's counter store (nil: the
+// store c names) and time.
+func newSegment(c *config.Spec, opt Options) (Generator, error) {
+	st := opt.Counters
 	if st == nil {
 		var err error
 		if st, err = openCounterStore(c); err != nil {
@@ -73,11 +75,21 @@ func newSegment(c *config.Spec, st segment.Store) (Generator, error) {
 	cnt, err := segment.Open(st, segment.Config{
 		Name: c.Name, Start: c.Segment.Start, Step: c.Segment.Step, Auto: c.Segment.Auto,
 		Min: config.MinAutoStep, Max: config.MaxAutoStep, Padding: int64(c.Padding), MaxWait: c.MaxWait,
+		Env: opt.Env,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &segGen{shape: &shape{cfg: c}, c: cnt, cfgStr: c.String()}, nil
+}
+
+// CounterOf is g's segment counter, nil for any other generator (the
+// simulator steps its prefetch).
+func CounterOf(g Generator) *segment.Counter {
+	if s, ok := g.(*segGen); ok {
+		return s.c
+	}
+	return nil
 }
 
 // SegmentDecoder is a segment generator that only decodes, composes and

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease"
 )
 
 var errClosed = errs.New(errs.ErrClosed, "generator is closed")
@@ -32,6 +33,9 @@ func (c *Counter) startFetch(s *seg) {
 	}
 	c.step = c.nextStep(s)
 	c.fetching = true
+	if c.manual {
+		return // the owner's FetchStep, or a caller that runs out, takes it
+	}
 	c.wg.Add(1)
 	go c.fetch(c.step)
 }
@@ -44,7 +48,7 @@ func (c *Counter) nextStep(s *seg) int64 {
 		return c.step
 	}
 	used := min(s.used.Load(), s.size)
-	el := time.Since(s.born)
+	el := c.env.Now().Sub(s.born)
 	want := c.cfg.Max
 	if el > 0 {
 		want = int64(min(float64(c.cfg.Max), float64(used)*float64(AutoTarget)/float64(el)))
@@ -58,24 +62,9 @@ func (c *Counter) fetch(n int64) {
 	defer c.wg.Done()
 	pause := 10 * time.Millisecond
 	for {
-		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.TakeTimeout)
-		s, err := c.take(ctx, n)
-		cancel()
-		c.mu.Lock()
-		switch {
-		case err == nil:
-			c.pre, c.lastErr = s, nil // also when closed: the give-back counts it
-		case errs.KindOf(err) == errs.ErrTimeOverflow:
-			c.ended = err
-		default:
-			c.lastErr = err
-		}
-		if err == nil || c.ended != nil || c.closed {
-			c.fetched()
-			c.mu.Unlock()
+		if c.fetchOnce(n) {
 			return
 		}
-		c.mu.Unlock()
 		select {
 		case <-c.stop:
 			c.mu.Lock()
@@ -85,6 +74,40 @@ func (c *Counter) fetch(n int64) {
 		case <-time.After(pause):
 		}
 		pause = min(2*pause, time.Second)
+	}
+}
+
+// fetchOnce tries one take of n values; it reports whether the fetch
+// ended (a segment in hand, the counter ended or closed).
+func (c *Counter) fetchOnce(n int64) bool {
+	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.TakeTimeout)
+	s, err := c.take(ctx, n)
+	cancel()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case err == nil:
+		c.pre, c.lastErr = s, nil // also when closed: the give-back counts it
+	case errs.KindOf(err) == errs.ErrTimeOverflow:
+		c.ended = err
+	default:
+		c.lastErr = err
+	}
+	if err == nil || c.ended != nil || c.closed {
+		c.fetched()
+		return true
+	}
+	return false
+}
+
+// FetchStep runs a prefetch that waits, once (a manual Env: the
+// simulator calls it where a fetch goroutine would run).
+func (c *Counter) FetchStep() {
+	c.mu.Lock()
+	pending, n := c.fetching && !c.closed, c.step
+	c.mu.Unlock()
+	if pending {
+		c.fetchOnce(n)
 	}
 }
 
@@ -99,6 +122,7 @@ func (c *Counter) fetched() {
 // or the one a fetch brings within max_wait.
 func (c *Counter) advance(old *seg) error {
 	var deadline <-chan time.Time
+	var since time.Time // manual: when this call began to wait
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for {
@@ -109,12 +133,20 @@ func (c *Counter) advance(old *seg) error {
 			return nil // another caller moved on
 		case c.pre != nil:
 			c.install(c.pre)
-			c.pre = nil
+			if lease.Mutant() != "segment-reinstall" {
+				c.pre = nil
+			}
 			return nil
 		case c.ended != nil:
 			return c.ended
 		}
 		c.startFetch(old)
+		if c.manual {
+			if err := c.takeInCall(&since); err != nil {
+				return err
+			}
+			continue
+		}
 		if deadline == nil {
 			t := time.NewTimer(c.cfg.MaxWait)
 			defer t.Stop()
@@ -130,20 +162,46 @@ func (c *Counter) advance(old *seg) error {
 			if c.pre != nil || c.cur.Load() != old || c.closed || c.ended != nil {
 				continue
 			}
-			why := fmt.Sprintf("segment counter %s: no answer yet from %s", c.cfg.Name, c.store.Where())
-			if c.lastErr != nil {
-				why = c.lastErr.Error() // names the counter and the store
-			}
-			return errs.New(errs.ErrWorker, "%s; the values in hand are used up and no segment came within max_wait (%s); still trying", why, c.cfg.MaxWait)
+			return c.noSegment()
 		}
 	}
+}
+
+// noSegment is a call's failure when no segment came within max_wait
+// (c.mu held).
+func (c *Counter) noSegment() error {
+	why := fmt.Sprintf("segment counter %s: no answer yet from %s", c.cfg.Name, c.store.Where())
+	if c.lastErr != nil {
+		why = c.lastErr.Error() // names the counter and the store
+	}
+	return errs.New(errs.ErrWorker, "%s; the values in hand are used up and no segment came within max_wait (%s); still trying", why, c.cfg.MaxWait)
+}
+
+// takeInCall is a manual Counter's wait inside a call (c.mu held, and
+// held again on return): one take, then a pause on Env when it failed;
+// past max_wait without a segment, the call fails.
+func (c *Counter) takeInCall(since *time.Time) error {
+	if since.IsZero() {
+		*since = c.env.Now()
+	}
+	n := c.step
+	c.mu.Unlock()
+	done := c.fetchOnce(n)
+	if !done {
+		c.env.Sleep(min(c.cfg.MaxWait/4+time.Millisecond, 100*time.Millisecond))
+	}
+	c.mu.Lock()
+	if !done && c.pre == nil && c.ended == nil && !c.closed && c.env.Now().Sub(*since) >= c.cfg.MaxWait {
+		return c.noSegment()
+	}
+	return nil
 }
 
 // install makes s current (c.mu held).
 func (c *Counter) install(s *seg) {
 	old := c.cur.Load()
 	c.done.Add(min(old.used.Load(), old.size))
-	s.born = time.Now()
+	s.born = c.env.Now()
 	c.cur.Store(s)
 }
 
@@ -161,13 +219,8 @@ func (c *Counter) Close() error {
 	c.mu.Unlock()
 	// A take under way lands or fails within its timeout; one that lands
 	// is given back with the rest. Past a short wait it is cut off.
-	waited := make(chan struct{})
-	go func() { c.wg.Wait(); close(waited) }()
-	select {
-	case <-waited:
-	case <-time.After(2 * time.Second):
-		c.cancel()
-		<-waited
+	if !c.manual {
+		c.awaitFetch()
 	}
 	c.mu.Lock()
 	s := c.cur.Load()
@@ -178,7 +231,7 @@ func (c *Counter) Close() error {
 	last, from := s.lo+s.size-1, next
 	if pre != nil {
 		last = pre.lo + pre.size - 1
-		if s.size == 0 || s.lo+s.size != pre.lo {
+		if (s.size == 0 || s.lo+s.size != pre.lo) && lease.Mutant() != "segment-tail" {
 			from = pre.lo // someone took a segment in between: only pre comes back
 		}
 	}
@@ -189,6 +242,18 @@ func (c *Counter) Close() error {
 		cancel()
 	}
 	return c.store.Close()
+}
+
+// awaitFetch waits for a fetch goroutine under way, cutting it off past 2 s.
+func (c *Counter) awaitFetch() {
+	waited := make(chan struct{})
+	go func() { c.wg.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(2 * time.Second):
+		c.cancel()
+		<-waited
+	}
 }
 
 // Issued is the number of values handed out.

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease"
 )
 
 // Store keeps counters. A counter holds the last value taken (start-1
@@ -75,6 +76,11 @@ type Config struct {
 	MaxWait time.Duration // how long a caller waits for a segment
 	// TakeTimeout bounds each store call (default 5 s).
 	TakeTimeout time.Duration
+	// Env replaces the Counter's time (nil: the real one). With a manual
+	// Env (the simulator) the Counter runs no goroutine: a prefetch waits
+	// for its owner's FetchStep, and a caller that outruns it takes the
+	// next segment itself, sleeping on Env between tries.
+	Env lease.Env
 }
 
 // seg is one segment: values lo .. lo+size-1; used is the offset of the
@@ -99,12 +105,14 @@ func newSeg(lo, size, padding int64) *seg {
 // Counter hands out the values of one counter. It is safe for concurrent
 // use.
 type Counter struct {
-	cfg   Config
-	store Store
-	cur   atomic.Pointer[seg]
-	done  atomic.Int64 // values of retired segments (stats)
-	lost  atomic.Int64 // values reserved by a batch that failed: never handed out, never reissued
-	takes atomic.Int64 // segments taken from the store
+	cfg    Config
+	store  Store
+	env    lease.Env
+	manual bool
+	cur    atomic.Pointer[seg]
+	done   atomic.Int64 // values of retired segments (stats)
+	lost   atomic.Int64 // values reserved by a batch that failed: never handed out, never reissued
+	takes  atomic.Int64 // segments taken from the store
 
 	mu       sync.Mutex
 	pre      *seg          // the prefetched segment, nil if none
@@ -134,7 +142,11 @@ func Open(st Store, cfg Config) (*Counter, error) {
 		cfg.TakeTimeout = 5 * time.Second
 	}
 	cfg.Padding = max(1, min(99, cfg.Padding))
-	c := &Counter{cfg: cfg, store: st, ready: make(chan struct{}), step: cfg.Step, stop: make(chan struct{})}
+	c := &Counter{cfg: cfg, store: st, env: cfg.Env, ready: make(chan struct{}), step: cfg.Step, stop: make(chan struct{})}
+	if c.env == nil {
+		c.env = lease.RealEnv
+	}
+	c.manual = c.env.Manual()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.cur.Store(&seg{}) // empty: the first call installs the first segment
 	ctx, cancel := context.WithTimeout(c.ctx, max(cfg.TakeTimeout, cfg.MaxWait))

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease"
 )
 
 func open(t *testing.T, st Store, cfg Config) *Counter {
@@ -140,7 +141,7 @@ func TestPrefetchLandsBeforeTheCallerNeedsIt(t *testing.T) {
 }
 
 func TestAutoStepFollowsTheRateWithinBounds(t *testing.T) {
-	c := &Counter{cfg: Config{Auto: true, Min: 1000, Max: 10_000_000}, step: 1000}
+	c := &Counter{cfg: Config{Auto: true, Min: 1000, Max: 10_000_000}, step: 1000, env: lease.RealEnv}
 	fast := &seg{size: 1000, born: time.Now().Add(-time.Microsecond)}
 	fast.used.Store(1000)
 	require.Equal(t, int64(10_000_000), c.nextStep(fast), "a segment used in 1 µs: the maximum at once")
@@ -158,7 +159,7 @@ func TestAutoStepFollowsTheRateWithinBounds(t *testing.T) {
 	mid.used.Store(1000) // 10,000 values/s: 10,000 last one second
 	c.step = 1000
 	require.InDelta(t, 10_000, c.nextStep(mid), 2000)
-	fixed := &Counter{cfg: Config{Step: 777}, step: 777}
+	fixed := &Counter{cfg: Config{Step: 777}, step: 777, env: lease.RealEnv}
 	require.Equal(t, int64(777), fixed.nextStep(fast))
 }
 

@@ -69,4 +69,6 @@ var Mutants = []string{
 	"redis-incarnation",  // a lossy store's missing records counted as new
 	"seq-reused",         // a clean restart reissues the last sequence of its tick
 	"own-by-value",       // a holder knows its own record by value alone, and keeps refused writes as maybe landed
+	"segment-tail",       // a close gives back the current segment's tail past a segment someone else took
+	"segment-reinstall",  // a prefetched segment stays in hand after it became current
 }

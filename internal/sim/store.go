@@ -46,10 +46,12 @@ type shared struct {
 	tokens  int64
 	renewed map[int64]int64    // token -> the last fence acknowledged
 	files   map[lease.Pair]int // hostdir: which file a pair's name holds now (deletions count up)
+	// counters are the segment setups' counters (counters.go).
+	counters map[string]int64
 }
 
 func newShared(w *World, kind Kind) *shared {
-	return &shared{w: w, kind: kind, recs: map[lease.Pair]lease.Record{}, locks: map[lease.Pair]lock{}, renewed: map[int64]int64{}, files: map[lease.Pair]int{}}
+	return &shared{w: w, kind: kind, recs: map[lease.Pair]lease.Record{}, locks: map[lease.Pair]lock{}, renewed: map[int64]int64{}, files: map[lease.Pair]int{}, counters: map[string]int64{}}
 }
 
 // view is one process's connection to the store.

@@ -148,8 +148,8 @@ test-fuzz: $(BUILD)/fuzz fuzz-go
 	@FUZZ_SECONDS=60 FUZZ_SEED=1 FUZZ_SELF=$(BUILD)/fuzz $(BUILD)/fuzz
 
 # include/idgen.hpp: C++17 RAII over the C ABI, warnings as errors.
-$(BUILD)/test_hpp: tests/cpp/test_hpp.cpp include/idgen.hpp include/idgen.h $(LIB)
-	g++ -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -Iinclude -pthread $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+$(BUILD)/test_hpp: tests/cpp/test_hpp.cpp tests/cpp/test_calls.cpp tests/cpp/check.hpp include/idgen.hpp include/idgen.h $(LIB)
+	g++ -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -Iinclude -pthread $(filter %.cpp,$^) -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
 test-cpp: $(BUILD)/test_hpp
 	cd $(BUILD) && ./test_hpp
@@ -293,13 +293,13 @@ $(BENCH)/libidgen.so: $(GO_SRC)
 	rm -f $(BENCH)/libidgen.h
 	ln -sf libidgen.so $(BENCH)/libidgen.so.0
 
-$(BENCH)/cbench: bench/c/bench.c include/idgen.h $(BENCH)/libidgen.so
+$(BENCH)/cbench: bench/c/bench.c bench/c/common.h include/idgen.h $(BENCH)/libidgen.so
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
-$(BENCH)/segbench: bench/c/segment.c include/idgen.h $(BENCH)/libidgen.so
+$(BENCH)/segbench: bench/c/segment.c bench/c/common.h include/idgen.h $(BENCH)/libidgen.so
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude -pthread $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
-$(BENCH)/metricsbench: bench/c/metrics.c include/idgen.h $(BENCH)/libidgen.so
+$(BENCH)/metricsbench: bench/c/metrics.c bench/c/common.h include/idgen.h $(BENCH)/libidgen.so
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude -pthread $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
 # make bench: every figure side by side in one run; see docs/BENCHMARKS.md.

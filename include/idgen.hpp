@@ -12,10 +12,17 @@
  *     std::string s = u.next_text();          // "01a2...-....-7...-8...-............"
  *     std::array<uint8_t, 16> b = u.next_uuid();  // the same kind of id as 16 bytes
  *
- * A Generator owns one handle: it is movable, not copyable, and closes the
- * handle in its destructor. Every failure throws idgen::Error, which carries
- * the IDGEN_E* status (code()) and the library's message (what()). All
- * member functions may be called from any thread on the same Generator.
+ *     idgen::configure("preset=snowflake worker=3");  // the process-wide default generator
+ *     int64_t d = idgen::next_id();           // and idgen::next_ids, idgen::decode
+ *     std::string m = idgen::metrics_text();  // every open generator, Prometheus text
+ *     std::string t = idgen::format(d, 36);   // and idgen::parse(t, 36) == d
+ *
+ * It covers the whole C ABI: every idgen_* function has a call here (the
+ * handle itself is Generator::get()). A Generator owns one handle: it is
+ * movable, not copyable, and closes the handle in its destructor. Every
+ * failure throws idgen::Error, which carries the IDGEN_E* status (code())
+ * and the library's message (what()). All member functions may be called
+ * from any thread on the same Generator.
  */
 #ifndef IDGEN_HPP
 #define IDGEN_HPP
@@ -42,6 +49,13 @@ private:
     int code_;
 };
 
+/* The library's version, "MAJOR.MINOR.PATCH" (idgen_version). */
+inline std::string_view version() { return idgen_version(); }
+
+/* Static text naming a status code (idgen_strerror; not called strerror,
+ * which a `using namespace idgen` would make ambiguous with ::strerror). */
+inline std::string_view status_text(int code) { return idgen_strerror(code); }
+
 namespace detail {
 inline Error last(int code) {
     const char *msg = idgen_last_error();
@@ -59,6 +73,15 @@ inline int64_t check_id(int64_t id) {
         throw last(static_cast<int>(id));
     return id;
 }
+
+/* text as a NUL-terminated string for a C call; Error(IDGEN_EINVAL) naming
+ * what when it holds a NUL (C would see only the text before it). */
+inline std::string c_string(std::string_view text, const char *what) {
+    std::string c(text);
+    if (c.find('\0') != std::string::npos)
+        throw Error(IDGEN_EINVAL, std::string(what) + ": contains a NUL character");
+    return c;
+}
 } // namespace detail
 
 class Generator {
@@ -66,10 +89,7 @@ public:
     /* Opens a generator from a configuration string ("" means the
      * defaults: preset=snowflake with a host lease). */
     explicit Generator(std::string_view config = {}) {
-        std::string c(config); // NUL-terminated for the C call
-        if (c.find('\0') != std::string::npos)
-            throw Error(IDGEN_EINVAL, "config: contains a NUL character");
-        detail::check(idgen_open(c.c_str(), &g_));
+        detail::check(idgen_open(detail::c_string(config, "config").c_str(), &g_));
         uuid_ = this->config() == "preset=uuidv7"; // the library's own string for it
     }
 
@@ -129,11 +149,8 @@ public:
     /* The fields of text of this generator's form; Error(IDGEN_EINVAL) for
      * text that is not exactly that form. */
     idgen_text_parts decode_text(std::string_view text) const {
-        std::string t(text);
-        if (t.find('\0') != std::string::npos)
-            throw Error(IDGEN_EINVAL, "text: contains a NUL character");
         idgen_text_parts p;
-        detail::check(idgen_decode_text(handle(), t.c_str(), &p));
+        detail::check(idgen_decode_text(handle(), detail::c_string(text, "text").c_str(), &p));
         return p;
     }
 
@@ -191,11 +208,24 @@ private:
     bool uuid_ = false; /* preset=uuidv7: next_uuid works */
 };
 
-/* The process-wide default generator. */
-inline int64_t next_id() { return detail::check_id(idgen_next_id()); }
+/* The process-wide default generator: built on first use from
+ * $IDGEN_CONFIG, or from the defaults (a host lease). configure replaces it
+ * ("" means the defaults); on an error the old one stays. */
 inline void configure(std::string_view config) {
-    std::string c(config);
-    detail::check(idgen_configure(c.c_str()));
+    detail::check(idgen_configure(detail::c_string(config, "config").c_str()));
+}
+
+/* The default generator's next id (>= 0). */
+inline int64_t next_id() { return detail::check_id(idgen_next_id()); }
+
+/* Fills out[0..n) with strictly increasing ids of the default generator. */
+inline void next_ids(int64_t *out, size_t n) { detail::check(idgen_next_ids(out, n)); }
+
+/* The fields of an id of the default generator's layout. */
+inline idgen_parts decode(int64_t id) {
+    idgen_parts p;
+    detail::check(idgen_decode(id, &p));
+    return p;
 }
 
 /* Every open generator of the process in the Prometheus text exposition
@@ -217,17 +247,14 @@ inline std::string metrics_text() {
 /* Text forms: base 2..62; fixed_width pads so equal-width strings sort like
  * the numbers. */
 inline std::string format(int64_t id, int base = 62, bool fixed_width = false) {
-    char buf[72];
+    char buf[64]; /* the longest: INT64_MAX in base 2, 63 digits, and the NUL */
     detail::check(idgen_format(id, base, fixed_width ? 1 : 0, buf, sizeof buf));
     return std::string(buf);
 }
 
 inline int64_t parse(std::string_view text, int base = 62) {
-    std::string t(text);
-    if (t.find('\0') != std::string::npos)
-        throw Error(IDGEN_EINVAL, "text: contains a NUL character");
     int64_t v = 0;
-    detail::check(idgen_parse(t.c_str(), base, &v));
+    detail::check(idgen_parse(detail::c_string(text, "text").c_str(), base, &v));
     return v;
 }
 

@@ -8,65 +8,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "idgen.h"
-
-int idgen_bench_noop(void);
+#include "common.h"
 
 #define ROUNDS 7
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return v[n / 2];
-}
-
-static idgen_t *open_or_die(const char *config) {
-    idgen_t *g;
-    if (idgen_open(config, &g) != IDGEN_OK) {
-        fprintf(stderr, "open %s: %s\n", config, idgen_last_error());
-        exit(1);
-    }
-    return g;
-}
-
-/* ns per call of a bare call into Go */
-static double noop_ns(long n) {
-    double t = now_s();
-    int acc = 0;
-    for (long i = 0; i < n; i++)
-        acc += idgen_bench_noop();
-    double el = now_s() - t;
-    if (acc != 0)
-        abort();
-    return el / (double)n * 1e9;
-}
-
-/* ns per call of idgen_next */
-static double next_ns(idgen_t *g, long n) {
-    double t = now_s();
-    int64_t last = -1;
-    for (long i = 0; i < n; i++) {
-        int64_t id = idgen_next(g);
-        if (id <= last)
-            abort();
-        last = id;
-    }
-    return (now_s() - t) / (double)n * 1e9;
-}
-
 /* ns per call of idgen_next_text */
 static double text_ns(idgen_t *g, long n) {
-    char buf[64];
+    char buf[IDGEN_TEXT_MAX];
     double t = now_s();
     for (long i = 0; i < n; i++)
         if (idgen_next_text(g, buf, sizeof buf) <= 0)
@@ -76,11 +24,7 @@ static double text_ns(idgen_t *g, long n) {
 
 /* ns per id of idgen_next_batch with batches of size b */
 static double batch_ns(idgen_t *g, long total, size_t b, int64_t *buf) {
-    double t = now_s();
-    for (long done = 0; done < total; done += (long)b)
-        if (idgen_next_batch(g, buf, b) != IDGEN_OK)
-            abort();
-    return (now_s() - t) / (double)total * 1e9;
+    return batch_s(g, total, b, buf) / (double)total * 1e9;
 }
 
 /* Share of the layout's ceiling used over `secs` seconds: ids issued
@@ -119,8 +63,6 @@ static double rate_batch(idgen_t *g, double secs, size_t b, int64_t *buf) {
     return (double)n / ((tick_of(g, buf[b - 1]) - tick_of(g, first) + 1) * 4096.0);
 }
 
-static const char *verdict(int ok) { return ok ? "PASS" : "FAIL"; }
-
 /* Baidu's layout with the 29-bit fix: 8192 ids per second per worker. */
 #define BAIDU29 "layout=time:29,worker:21,seq:13 epoch=2016-09-20T00:00:00+08:00"
 
@@ -130,61 +72,29 @@ static idgen_t *open_fmt(const char *fmt, int worker) {
     return open_or_die(cfg);
 }
 
-/* baidu-cached and borrowing, side by side. Per call: from a filled ring
- * (65,536 ids), after a warm-up of 4096, 24,576 takes (too few to wake the
- * filler, so the take path alone) beside as many bare calls made right
- * before or after them, the order alternating by round. Bursts: batches of 4096 from a filled
- * ring, and from a fresh borrowing generator. Each round on workers of its
- * own; then the classic generator's capped rate. */
-static void baidu_figures(void) {
-    enum { BURST = 32768, TAKES = 24576, ROUNDS2 = 2 * ROUNDS + 1 };
-    int64_t *buf = malloc(BURST * sizeof *buf);
-    double v_call[ROUNDS2], v_bare[ROUNDS2], v_burst[ROUNDS2], v_bcall[ROUNDS2], v_bburst[ROUNDS2];
-    struct timespec fill = {0, 100 * 1000 * 1000};
-    for (int r = 0; r < ROUNDS2; r++) {
-        idgen_t *c1 = open_fmt("preset=baidu-cached " BAIDU29 " worker=%d", 100 + r);
-        idgen_t *c2 = open_fmt("preset=baidu-cached " BAIDU29 " worker=%d", 200 + r);
-        idgen_t *b1 = open_fmt("preset=baidu " BAIDU29 " on_exhausted=borrow max_drift=8s worker=%d", 300 + r);
-        idgen_t *b2 = open_fmt("preset=baidu " BAIDU29 " on_exhausted=borrow max_drift=8s worker=%d", 400 + r);
-        nanosleep(&fill, NULL); /* the rings fill */
-        for (int i = 0; i < 4096; i++) /* warm up: the core, the caches */
-            if (idgen_next(c1) < 0 || idgen_bench_noop() != 0)
-                abort();
-        for (int k = 0; k < 2; k++) {
-            double t = now_s();
-            if ((k + r) % 2 == 0) {
-                for (int i = 0; i < TAKES; i++)
-                    if (idgen_next(c1) < 0)
-                        abort();
-                v_call[r] = (now_s() - t) / TAKES * 1e9;
-            } else {
-                int acc = 0;
-                for (int i = 0; i < TAKES; i++)
-                    acc += idgen_bench_noop();
-                if (acc != 0)
-                    abort();
-                v_bare[r] = (now_s() - t) / TAKES * 1e9;
-            }
-        }
-        double t = now_s();
-        for (int i = 0; i < BURST; i += 4096)
-            if (idgen_next_batch(c2, buf + i, 4096) != IDGEN_OK)
-                abort();
-        v_burst[r] = BURST / (now_s() - t) / 1e6;
-        t = now_s();
-        for (int i = 0; i < BURST; i++)
-            if (idgen_next(b1) < 0)
-                abort();
-        v_bcall[r] = (now_s() - t) / BURST * 1e9;
-        t = now_s();
-        for (int i = 0; i < BURST; i += 4096)
-            if (idgen_next_batch(b2, buf + i, 4096) != IDGEN_OK)
-                abort();
-        v_bburst[r] = BURST / (now_s() - t) / 1e6;
-        idgen_close(c1), idgen_close(c2), idgen_close(b1), idgen_close(b2);
-    }
-    /* Classic baidu: the ids of one whole second of id time (the one after
-     * the first id's), issued as fast as it lets. */
+enum { BURST = 32768, TAKES = 24576, ROUNDS2 = 2 * ROUNDS + 1 };
+
+/* ns per call of idgen_next, checking only that none fails */
+static double calls_ns(idgen_t *g, long n) {
+    double t = now_s();
+    for (long i = 0; i < n; i++)
+        if (idgen_next(g) < 0)
+            abort();
+    return (now_s() - t) / (double)n * 1e9;
+}
+
+/* M ids/s of idgen_next_batch x4096 filling buf[0..BURST) */
+static double burst_mps(idgen_t *g, int64_t *buf) {
+    double t = now_s();
+    for (int i = 0; i < BURST; i += 4096)
+        if (idgen_next_batch(g, buf + i, 4096) != IDGEN_OK)
+            abort();
+    return BURST / (now_s() - t) / 1e6;
+}
+
+/* Classic baidu: the ids of one whole second of id time (the one after
+ * the first id's), issued as fast as it lets. */
+static double classic_in_second(void) {
     idgen_t *classic = open_or_die("preset=baidu " BAIDU29 " worker=500");
     idgen_parts p;
     int64_t id = idgen_next(classic);
@@ -198,8 +108,41 @@ static void baidu_figures(void) {
             break;
         in_whole += p.time == whole;
     }
-    double classic_rate = (double)in_whole;
     idgen_close(classic);
+    return (double)in_whole;
+}
+
+/* baidu-cached and borrowing, side by side. Per call: from a filled ring
+ * (65,536 ids), after a warm-up of 4096, 24,576 takes (too few to wake the
+ * filler, so the take path alone) beside as many bare calls made right
+ * before or after them, the order alternating by round. Bursts: batches of 4096 from a filled
+ * ring, and from a fresh borrowing generator. Each round on workers of its
+ * own; then the classic generator's capped rate. */
+static void baidu_figures(void) {
+    int64_t *buf = malloc(BURST * sizeof *buf);
+    double v_call[ROUNDS2], v_bare[ROUNDS2], v_burst[ROUNDS2], v_bcall[ROUNDS2], v_bburst[ROUNDS2];
+    struct timespec fill = {0, 100 * 1000 * 1000};
+    for (int r = 0; r < ROUNDS2; r++) {
+        idgen_t *c1 = open_fmt("preset=baidu-cached " BAIDU29 " worker=%d", 100 + r);
+        idgen_t *c2 = open_fmt("preset=baidu-cached " BAIDU29 " worker=%d", 200 + r);
+        idgen_t *b1 = open_fmt("preset=baidu " BAIDU29 " on_exhausted=borrow max_drift=8s worker=%d", 300 + r);
+        idgen_t *b2 = open_fmt("preset=baidu " BAIDU29 " on_exhausted=borrow max_drift=8s worker=%d", 400 + r);
+        nanosleep(&fill, NULL); /* the rings fill */
+        for (int i = 0; i < 4096; i++) /* warm up: the core, the caches */
+            if (idgen_next(c1) < 0 || idgen_bench_noop() != 0)
+                abort();
+        for (int k = 0; k < 2; k++) {
+            if ((k + r) % 2 == 0)
+                v_call[r] = calls_ns(c1, TAKES);
+            else
+                v_bare[r] = noop_ns(TAKES);
+        }
+        v_burst[r] = burst_mps(c2, buf);
+        v_bcall[r] = calls_ns(b1, BURST);
+        v_bburst[r] = burst_mps(b2, buf);
+        idgen_close(c1), idgen_close(c2), idgen_close(b1), idgen_close(b2);
+    }
+    double classic_rate = classic_in_second();
     double call = median(v_call, ROUNDS2), bare = median(v_bare, ROUNDS2), burst = median(v_burst, ROUNDS2);
     printf("Baidu layout 29/21/13 (medians of %d rounds, each on a filled ring or a fresh generator)\n", ROUNDS2);
     printf("  %-58s %10.1f ns   %.2fx bare call (%.1f ns beside it) (target <= 1.25x) %s\n", "baidu-cached idgen_next, the take path", call, call / bare, bare, verdict(call / bare <= 1.25));
@@ -257,12 +200,8 @@ static void lease_ratio(const char *name, const char *source) {
     printf("  %-58s %10.2f ms\n", label, o);
     idgen_close(leased);
     idgen_close(zero);
-    if (source == NULL) {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "cannot remove %s\n", dir);
-    }
+    if (source == NULL)
+        remove_scratch(dir);
 }
 
 int main(int argc, char **argv) {

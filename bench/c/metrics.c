@@ -7,26 +7,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "idgen.h"
+#include "common.h"
 
 #define ROUNDS 9
 #define GENS 100
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return v[n / 2];
-}
 
 static char *buf;
 static size_t cap = 1 << 20;
@@ -53,28 +37,15 @@ static void *scraper(void *arg) {
     return NULL;
 }
 
-static double next_ns(idgen_t *g, long n) {
-    double t = now_s();
-    for (long i = 0; i < n; i++)
-        if (idgen_next(g) < 0)
-            exit(1);
-    return (now_s() - t) / (double)n * 1e9;
-}
-
 int main(void) {
     buf = malloc(cap);
     idgen_t *gens[GENS];
     char cfg[128];
     for (int i = 0; i < GENS; i++) {
         snprintf(cfg, sizeof cfg, "preset=snowflake datacenter=%d worker=%d name=bench", i / 32, i % 32);
-        if (idgen_open(cfg, &gens[i]) != IDGEN_OK) {
-            fprintf(stderr, "open %s: %s\n", cfg, idgen_last_error());
-            return 1;
-        }
+        gens[i] = open_or_die(cfg);
     }
-    idgen_t *unc;
-    if (idgen_open("layout=time:41,seq:22 worker=0", &unc) != IDGEN_OK)
-        return 1;
+    idgen_t *unc = open_or_die("layout=time:41,seq:22 worker=0");
     double v_scrape[ROUNDS], v_alone[ROUNDS], v_beside[ROUNDS];
     int64_t len = scrape();
     next_ns(unc, 1000000);
@@ -95,7 +66,7 @@ int main(void) {
     printf("Metrics (medians of %d rounds)\n", ROUNDS);
     printf("  %-58s %10.1f us (%lld bytes)\n", "idgen_metrics_text, 100 generators, one scrape", s, (long long)len);
     printf("  %-58s %6.1f / %5.1f ns = %.3fx (target <= 1.02x) %s\n", "idgen_next with a scrape every 100 ms / without", b, a, b / a,
-           b / a <= 1.02 ? "PASS" : "FAIL");
+           verdict(b / a <= 1.02));
     for (int i = 0; i < GENS; i++)
         idgen_close(gens[i]);
     idgen_close(unc);

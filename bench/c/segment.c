@@ -19,71 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "idgen.h"
-
-int idgen_bench_noop(void);
+#include "common.h"
 
 #define ROUNDS 15
 #define THREADS 4
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return v[n / 2];
-}
-
-static idgen_t *open_or_die(const char *config) {
-    idgen_t *g;
-    if (idgen_open(config, &g) != IDGEN_OK) {
-        fprintf(stderr, "open %s: %s\n", config, idgen_last_error());
-        exit(1);
-    }
-    return g;
-}
-
-static double noop_ns(long n) {
-    double t = now_s();
-    int acc = 0;
-    for (long i = 0; i < n; i++)
-        acc += idgen_bench_noop();
-    if (acc != 0)
-        abort();
-    return (now_s() - t) / (double)n * 1e9;
-}
-
-static double next_ns(idgen_t *g, long n) {
-    double t = now_s();
-    int64_t last = -1;
-    for (long i = 0; i < n; i++) {
-        int64_t id = idgen_next(g);
-        if (id <= last) {
-            fprintf(stderr, "idgen_next: %lld after %lld: %s\n", (long long)id, (long long)last, idgen_last_error());
-            exit(1);
-        }
-        last = id;
-    }
-    return (now_s() - t) / (double)n * 1e9;
-}
-
-static double batch_rate(idgen_t *g, long total, size_t b, int64_t *buf) {
-    double t = now_s();
-    for (long done = 0; done < total; done += (long)b)
-        if (idgen_next_batch(g, buf, b) != IDGEN_OK) {
-            fprintf(stderr, "idgen_next_batch: %s\n", idgen_last_error());
-            exit(1);
-        }
-    return (double)total / (now_s() - t);
-}
 
 static void hot_path(void) {
     char dir[] = "/tmp/idgen-segbench-XXXXXX", cfg[256], big[256];
@@ -103,22 +42,19 @@ static void hot_path(void) {
             v_noop[r] = noop_ns(1000000);
             v_next[r] = next_ns(g, 1000000);
         }
-        v_batch[r] = batch_rate(gb, 1 << 22, 4096, buf);
+        v_batch[r] = (double)(1 << 22) / batch_s(gb, 1 << 22, 4096, buf);
     }
     double noop = median(v_noop, ROUNDS), nx = median(v_next, ROUNDS), br = median(v_batch, ROUNDS);
     printf("Segments, host directory (medians of %d alternating rounds)\n", ROUNDS);
     printf("  %-58s %10.1f ns\n", "bare C->Go call (idgen_bench_noop)", noop);
     printf("  %-58s %10.1f ns   %.2fx bare call (target <= 1.25x) %s\n", "idgen_next, preset=segment step=auto", nx, nx / noop,
-           nx / noop <= 1.25 ? "PASS" : "FAIL");
+           verdict(nx / noop <= 1.25));
     printf("  %-58s %10.0f M values/s (target >= 500 M) %s\n", "idgen_next_batch x4096, while a segment lasts", br / 1e6,
-           br >= 5e8 ? "PASS" : "FAIL");
+           verdict(br >= 5e8));
     free(buf);
     idgen_close(g);
     idgen_close(gb);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cannot remove %s\n", dir);
+    remove_scratch(dir);
 }
 
 struct run {

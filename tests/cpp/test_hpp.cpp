@@ -1,44 +1,18 @@
 // Tests of include/idgen.hpp: RAII, moves, exceptions with codes, threads,
-// batches. Prints "N passed, N failed"; exits 1 on a failure.
-#include "idgen.hpp"
+// batches, UUIDv7 and ULID, stats, metrics; test_calls.cpp the rest of the
+// ABI. Prints "N passed, N failed"; exits 1 on a failure.
+#include "check.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
-
-static int passed, failed;
-
-#define CHECK(cond, what)                                              \
-    do {                                                               \
-        if (cond) {                                                    \
-            passed++;                                                  \
-        } else {                                                       \
-            failed++;                                                  \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, what); \
-        }                                                              \
-    } while (0)
-
-template <class F> static int code_of(F f) {
-    try {
-        f();
-    } catch (const idgen::Error &e) {
-        return e.code();
-    }
-    return 0;
-}
-
-static int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
 
 /* Generator::stats(): a fixed worker, a leased pair, a closed generator. */
 static void test_stats() {
@@ -74,104 +48,117 @@ static void test_stats() {
     std::filesystem::remove_all(dir);
 }
 
+static void test_basics() {
+    idgen::Generator g("preset=snowflake datacenter=3 worker=7");
+    int64_t a = g.next(), b = g.next();
+    CHECK(a >= 0 && b > a, "next increases");
+    idgen_parts p = g.decode(b);
+    CHECK(p.datacenter == 3 && p.worker == 7, "decode");
+    CHECK(g.compose(p) == b, "compose(decode(id)) == id");
+    CHECK(g.config().find("worker=7") != std::string::npos, "config string");
+    std::vector<int64_t> buf(10000);
+    g.next(buf.data(), buf.size());
+    CHECK(std::is_sorted(buf.begin(), buf.end()) && std::adjacent_find(buf.begin(), buf.end()) == buf.end() && buf[0] > b,
+          "batch strictly increasing");
+    p.worker = 32;
+    CHECK(code_of([&] { g.compose(p); }) == IDGEN_ERANGE, "compose: a worker past its 5 bits is ERANGE");
+    CHECK(idgen_next(g.get()) > buf.back(), "get(): the C handle, for the C calls");
+}
+
+static void test_errors() {
+    CHECK(code_of([] { idgen::Generator g("bogus=1"); }) == IDGEN_EINVAL, "bad config throws EINVAL");
+    try {
+        idgen::Generator g("worker=99");
+    } catch (const idgen::Error &e) {
+        CHECK(std::string(e.what()).find("worker") != std::string::npos, "the message names the key");
+    }
+    CHECK(code_of([] { idgen::Generator g(std::string_view("worker=1\0x", 10)); }) == IDGEN_EINVAL, "embedded NUL");
+    idgen::Generator g("preset=baidu worker=0");
+    CHECK(code_of([&] { g.next(); }) == IDGEN_EOVERFLOW, "baidu's bits ran out: EOVERFLOW");
+    CHECK(code_of([&] { g.decode(-1); }) == IDGEN_EINVAL, "decode of a negative id");
+}
+
+static void test_moves() {
+    idgen::Generator a("preset=snowflake worker=1");
+    int64_t first = a.next();
+    idgen::Generator b(std::move(a));
+    CHECK(b.next() > first, "a moved generator keeps its state");
+    CHECK(code_of([&] { a.next(); }) == IDGEN_ECLOSED, "the moved-from generator throws ECLOSED");
+    idgen::Generator c("preset=snowflake worker=2");
+    c = std::move(b);
+    CHECK(c.decode(c.next()).worker == 1, "move assignment takes the other's handle");
+    c.close();
+    c.close();
+    CHECK(code_of([&] { c.next(); }) == IDGEN_ECLOSED, "use after close throws ECLOSED");
+}
+
+static void test_threads() {
+    idgen::Generator g("preset=snowflake worker=4");
+    const int threads = 4, per = 50000;
+    std::vector<std::vector<int64_t>> ids(threads);
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; t++)
+        ts.emplace_back([&, t] {
+            for (int i = 0; i < per; i++)
+                ids[t].push_back(g.next());
+        });
+    for (auto &t : ts)
+        t.join();
+    std::set<int64_t> all;
+    bool ordered = true;
+    for (auto &v : ids) {
+        ordered &= std::is_sorted(v.begin(), v.end());
+        all.insert(v.begin(), v.end());
+    }
+    CHECK(ordered && all.size() == static_cast<size_t>(threads * per), "4 threads: unique, increasing per thread");
+}
+
+static void test_uuid_ulid() {
+    idgen::Generator u("preset=uuidv7");
+    std::string a = u.next_text();
+    auto b = u.next_uuid(), c = u.next_uuid();
+    CHECK(a.size() == 36 && a[14] == '7' && a[8] == '-', "uuidv7 text");
+    CHECK(b[6] >> 4 == 7 && (b[8] & 0xc0) == 0x80, "next_uuid: version 7, RFC variant");
+    CHECK(std::lexicographical_compare(b.begin(), b.end(), c.begin(), c.end()), "next_uuid increases as bytes");
+    CHECK(u.decode_text("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unix_ms == 1645557742000LL, "RFC 9562 example");
+    CHECK(code_of([&] { u.decode_text("017f22e2-79b0-4cc3-98c4-dc0c0c07398f"); }) == IDGEN_EINVAL, "a UUIDv4");
+    CHECK(code_of([&] { u.next(); }) == IDGEN_EINVAL, "no numbers from a text preset");
+    idgen::Generator moved(std::move(u));
+    CHECK(moved.next_uuid()[6] >> 4 == 7, "next_uuid after a move");
+    idgen::Generator l("preset=ulid");
+    std::string x = l.next_text(), y = l.next_text();
+    CHECK(x.size() == 26 && y > x, "ulid text increases");
+    CHECK(l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAV").unix_ms == 1469922850259LL, "ULID spec example");
+    CHECK(code_of([&] { l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAI"); }) == IDGEN_EINVAL, "ULID letter I");
+    CHECK(code_of([&] { l.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on ulid");
+}
+
+static void test_metrics() {
+    idgen::Generator g("preset=snowflake worker=9 name=cppmetrics");
+    g.next();
+    g.next();
+    std::string t = idgen::metrics_text();
+    CHECK(t.find("# TYPE idgen_ids_issued_total counter\n") != std::string::npos, "metrics_text: a family's TYPE line");
+    CHECK(t.find("idgen_ids_issued_total{name=\"cppmetrics\",generator=") != std::string::npos, "metrics_text: the generator's series");
+    CHECK(t.find("store=\"none\",datacenter=\"0\",worker=\"9\"} 1\n") != std::string::npos, "metrics_text: its info");
+    CHECK(idgen_metrics_text(nullptr, 0) > 0 && idgen_metrics_text(nullptr, 5) == IDGEN_EINVAL, "metrics_text: (NULL, 0) asks the length; NULL with a cap is EINVAL");
+    char small[8] = "xxxxxxx";
+    CHECK(idgen_metrics_text(small, sizeof small) > 8 && small[0] == 'x', "metrics_text: nothing written when it does not fit");
+}
+
 int main() {
-    {
-        idgen::Generator g("preset=snowflake datacenter=3 worker=7");
-        int64_t a = g.next(), b = g.next();
-        CHECK(a >= 0 && b > a, "next increases");
-        idgen_parts p = g.decode(b);
-        CHECK(p.datacenter == 3 && p.worker == 7, "decode");
-        CHECK(g.compose(p) == b, "compose(decode(id)) == id");
-        CHECK(g.config().find("worker=7") != std::string::npos, "config string");
-        std::vector<int64_t> buf(10000);
-        g.next(buf.data(), buf.size());
-        CHECK(std::is_sorted(buf.begin(), buf.end()) && std::adjacent_find(buf.begin(), buf.end()) == buf.end() && buf[0] > b,
-              "batch strictly increasing");
-    }
-    {
-        CHECK(code_of([] { idgen::Generator g("bogus=1"); }) == IDGEN_EINVAL, "bad config throws EINVAL");
-        try {
-            idgen::Generator g("worker=99");
-        } catch (const idgen::Error &e) {
-            CHECK(std::string(e.what()).find("worker") != std::string::npos, "the message names the key");
-        }
-        CHECK(code_of([] { idgen::Generator g(std::string_view("worker=1\0x", 10)); }) == IDGEN_EINVAL, "embedded NUL");
-        idgen::Generator g("preset=baidu worker=0");
-        CHECK(code_of([&] { g.next(); }) == IDGEN_EOVERFLOW, "baidu's bits ran out: EOVERFLOW");
-        CHECK(code_of([&] { g.decode(-1); }) == IDGEN_EINVAL, "decode of a negative id");
-    }
-    {
-        idgen::Generator a("preset=snowflake worker=1");
-        int64_t first = a.next();
-        idgen::Generator b(std::move(a));
-        CHECK(b.next() > first, "a moved generator keeps its state");
-        CHECK(code_of([&] { a.next(); }) == IDGEN_ECLOSED, "the moved-from generator throws ECLOSED");
-        idgen::Generator c("preset=snowflake worker=2");
-        c = std::move(b);
-        CHECK(c.decode(c.next()).worker == 1, "move assignment takes the other's handle");
-        c.close();
-        c.close();
-        CHECK(code_of([&] { c.next(); }) == IDGEN_ECLOSED, "use after close throws ECLOSED");
-    }
-    {
-        idgen::Generator g("preset=snowflake worker=4");
-        const int threads = 4, per = 50000;
-        std::vector<std::vector<int64_t>> ids(threads);
-        std::vector<std::thread> ts;
-        for (int t = 0; t < threads; t++)
-            ts.emplace_back([&, t] {
-                for (int i = 0; i < per; i++)
-                    ids[t].push_back(g.next());
-            });
-        for (auto &t : ts)
-            t.join();
-        std::set<int64_t> all;
-        bool ordered = true;
-        for (auto &v : ids) {
-            ordered &= std::is_sorted(v.begin(), v.end());
-            all.insert(v.begin(), v.end());
-        }
-        CHECK(ordered && all.size() == static_cast<size_t>(threads * per), "4 threads: unique, increasing per thread");
-    }
-    {
-        CHECK(idgen::format(910499571847892992LL, 62, true) == "15G63YLn9Ae", "format base 62");
-        CHECK(idgen::parse("15G63YLn9Ae") == 910499571847892992LL, "parse base 62");
-        CHECK(code_of([] { idgen::parse("not base 62!"); }) == IDGEN_EINVAL, "parse garbage");
-        idgen::configure("preset=snowflake worker=6");
-        CHECK(idgen::next_id() >= 0, "default generator");
-    }
-    {
-        idgen::Generator u("preset=uuidv7");
-        std::string a = u.next_text();
-        auto b = u.next_uuid(), c = u.next_uuid();
-        CHECK(a.size() == 36 && a[14] == '7' && a[8] == '-', "uuidv7 text");
-        CHECK(b[6] >> 4 == 7 && (b[8] & 0xc0) == 0x80, "next_uuid: version 7, RFC variant");
-        CHECK(std::lexicographical_compare(b.begin(), b.end(), c.begin(), c.end()), "next_uuid increases as bytes");
-        CHECK(u.decode_text("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unix_ms == 1645557742000LL, "RFC 9562 example");
-        CHECK(code_of([&] { u.decode_text("017f22e2-79b0-4cc3-98c4-dc0c0c07398f"); }) == IDGEN_EINVAL, "a UUIDv4");
-        CHECK(code_of([&] { u.next(); }) == IDGEN_EINVAL, "no numbers from a text preset");
-        idgen::Generator moved(std::move(u));
-        CHECK(moved.next_uuid()[6] >> 4 == 7, "next_uuid after a move");
-        idgen::Generator l("preset=ulid");
-        std::string x = l.next_text(), y = l.next_text();
-        CHECK(x.size() == 26 && y > x, "ulid text increases");
-        CHECK(l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAV").unix_ms == 1469922850259LL, "ULID spec example");
-        CHECK(code_of([&] { l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAI"); }) == IDGEN_EINVAL, "ULID letter I");
-        CHECK(code_of([&] { l.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on ulid");
-    }
+    test_basics();
+    test_errors();
+    test_moves();
+    test_threads();
+    test_forms();
+    test_default_generator();
+    test_uuid_ulid();
+    test_numeric_text();
+    test_rocketmq_text();
     test_stats();
-    {
-        idgen::Generator g("preset=snowflake worker=9 name=cppmetrics");
-        g.next();
-        g.next();
-        std::string t = idgen::metrics_text();
-        CHECK(t.find("# TYPE idgen_ids_issued_total counter\n") != std::string::npos, "metrics_text: a family's TYPE line");
-        CHECK(t.find("idgen_ids_issued_total{name=\"cppmetrics\",generator=") != std::string::npos, "metrics_text: the generator's series");
-        CHECK(t.find("store=\"none\",datacenter=\"0\",worker=\"9\"} 1\n") != std::string::npos, "metrics_text: its info");
-        CHECK(idgen_metrics_text(nullptr, 0) > 0 && idgen_metrics_text(nullptr, 5) == IDGEN_EINVAL, "metrics_text: (NULL, 0) asks the length; NULL with a cap is EINVAL");
-        char small[8] = "xxxxxxx";
-        CHECK(idgen_metrics_text(small, sizeof small) > 8 && small[0] == 'x', "metrics_text: nothing written when it does not fit");
-    }
+    test_metrics();
+    test_version_and_config();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

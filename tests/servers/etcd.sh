@@ -21,31 +21,9 @@ set -euo pipefail
 cmd=${1:?usage: etcd.sh start|stop|kill|start1|leader|health|ctl ...}
 shift
 
-ETCDUSER_OS=idgen-etcd
+SERVER_USER=idgen-etcd
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 export ETCDCTL_API=3
-
-install_etcd() {
-    command -v etcd >/dev/null && command -v etcdctl >/dev/null && return 0
-    if [ "$(id -u)" != 0 ]; then
-        echo "etcd.sh: Debian's etcd-server/etcd-client are not installed and I am not root: apt-get install etcd-server etcd-client" >&2
-        exit 1
-    fi
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends etcd-server etcd-client >/dev/null
-    # The package may start a system-wide etcd on 2379: not ours, leave it;
-    # the test cluster uses free ports.
-}
-
-as_etcd() { # exec the command as idgen-etcd when root (setpriv execs: the pid stays the server's)
-    if [ "$(id -u)" = 0 ]; then
-        exec setpriv --reuid="$ETCDUSER_OS" --regid="$ETCDUSER_OS" --init-groups -- "$@"
-    fi
-    exec "$@"
-}
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 
 endpoints() { cat "$1/endpoints"; }
 
@@ -59,16 +37,14 @@ ctl() { # ctl DIR ARGS...: etcdctl as root (without a user before auth is on)
 
 start_one() { # start_one N DIR
     local n=$1 dir=$2
-    (cd "$dir/m$n" && as_etcd setsid etcd --name "m$n" --data-dir "$dir/m$n/data" \
+    spawn "$dir/m$n" "$dir/m$n/server.log" "$dir/m$n/pid" etcd --name "m$n" --data-dir "$dir/m$n/data" \
         --listen-client-urls "http://127.0.0.1:$(cat "$dir/port$n")" \
         --advertise-client-urls "http://127.0.0.1:$(cat "$dir/port$n")" \
         --listen-peer-urls "http://127.0.0.1:$(cat "$dir/peer$n")" \
         --initial-advertise-peer-urls "http://127.0.0.1:$(cat "$dir/peer$n")" \
         --initial-cluster "$(cat "$dir/cluster")" --initial-cluster-token "$(cat "$dir/token")" \
         --initial-cluster-state new --heartbeat-interval 100 --election-timeout 1000 \
-        --auth-token simple --auth-token-ttl 3 --logger zap --log-level warn \
-        >"$dir/m$n/server.log" 2>&1 </dev/null) &
-    echo $! >"$dir/m$n/pid"
+        --auth-token simple --auth-token-ttl 3 --logger zap --log-level warn
 }
 
 health_of() { # health_of N DIR: ok when member N commits a proposal (it has a leader)
@@ -82,28 +58,35 @@ health_of() { # health_of N DIR: ok when member N commits a proposal (it has a l
     fi
 }
 
-wait_healthy() { # wait_healthy DIR SECONDS
-    local dir=$1 deadline=$((SECONDS + $2))
-    while [ $SECONDS -lt $deadline ]; do
-        local ok=0
-        for n in 1 2 3; do
-            [ "$(health_of $n "$dir")" = ok ] && ok=$((ok + 1))
-        done
-        [ $ok = 3 ] && return 0
-        sleep 0.3
+all_healthy() { # all_healthy DIR: the 3 members answer with a leader
+    local n
+    for n in 1 2 3; do
+        [ "$(health_of $n "$1")" = ok ] || return 1
     done
-    echo "etcd.sh: the cluster is not healthy within $2 s; member logs:" >&2
-    for n in 1 2 3; do tail -5 "$dir/m$n/server.log" >&2 || true; done
+}
+
+leader_of() { # leader_of DIR: print the number of the member that is leader
+    local n line
+    for n in 1 2 3; do
+        [ -f "$1/m$n/pid" ] || continue
+        line=$(etcdctl --endpoints="127.0.0.1:$(cat "$1/port$n")" --dial-timeout=2s --command-timeout=5s \
+            --user root:s3cret endpoint status 2>/dev/null || true)
+        # endpoint, ID, version, db size, is leader, ...
+        if [ "$(echo "$line" | awk -F', ' '{print $5}')" = true ]; then
+            echo $n
+            return 0
+        fi
+    done
     return 1
 }
 
 case "$cmd" in
 start)
     dir=$(realpath -m "${1:?DIR}")
-    install_etcd
-    if [ "$(id -u)" = 0 ] && ! id "$ETCDUSER_OS" >/dev/null 2>&1; then
-        useradd --system --no-create-home --shell /usr/sbin/nologin "$ETCDUSER_OS"
-    fi
+    # The package may start a system-wide etcd on 2379: not ours, left
+    # alone; the test cluster uses free ports.
+    command -v etcd >/dev/null && command -v etcdctl >/dev/null || install_debian etcd-server etcd-client
+    make_server_user
     mkdir -p "$dir"
     cluster=""
     for n in 1 2 3; do
@@ -114,12 +97,14 @@ start)
     done
     echo "$cluster" >"$dir/cluster"
     echo "idgen-$$-$RANDOM" >"$dir/token"
-    echo "127.0.0.1:$(cat "$dir/port1"),127.0.0.1:$(cat "$dir/port2"),127.0.0.1:$(cat "$dir/port3")" >"$dir/endpoints"
-    [ "$(id -u)" = 0 ] && chown -R "$ETCDUSER_OS" "$dir"
+    local_addrs "$dir" 1 2 3 >"$dir/endpoints"
+    give_to_server_user "$dir"
     for n in 1 2 3; do
         start_one $n "$dir"
     done
-    if ! wait_healthy "$dir" 90; then
+    if ! poll 90 all_healthy "$dir"; then
+        echo "etcd.sh: the cluster is not healthy within 90 s; member logs:" >&2
+        for n in 1 2 3; do tail -5 "$dir/m$n/server.log" >&2 || true; done
         "$0" stop "$dir"
         exit 1
     fi
@@ -132,17 +117,10 @@ start)
     touch "$dir/auth"
     ;;
 stop)
-    dir=${1:?DIR}
-    for n in 1 2 3; do
-        [ -f "$dir/m$n/pid" ] || continue
-        kill -9 "$(cat "$dir/m$n/pid")" 2>/dev/null || true
-        rm -f "$dir/m$n/pid"
-    done
+    kill_pidfile "${1:?DIR}"/m{1,2,3}/pid
     ;;
 kill)
-    n=${1:?N} dir=${2:?DIR}
-    [ -f "$dir/m$n/pid" ] && kill -9 "$(cat "$dir/m$n/pid")" 2>/dev/null || true
-    rm -f "$dir/m$n/pid"
+    kill_pidfile "${2:?DIR}/m${1:?N}/pid"
     ;;
 start1)
     n=${1:?N} dir=$(realpath -m "${2:?DIR}")
@@ -150,22 +128,8 @@ start1)
     ;;
 leader)
     dir=${1:?DIR}
-    deadline=$((SECONDS + 20)) # a loaded machine answers slowly; an election takes a moment
-    while [ $SECONDS -lt $deadline ]; do
-        for n in 1 2 3; do
-            [ -f "$dir/m$n/pid" ] || continue
-            line=$(etcdctl --endpoints="127.0.0.1:$(cat "$dir/port$n")" --dial-timeout=2s --command-timeout=5s \
-                --user root:s3cret endpoint status 2>/dev/null || true)
-            # endpoint, ID, version, db size, is leader, ...
-            if [ "$(echo "$line" | awk -F', ' '{print $5}')" = true ]; then
-                echo $n
-                exit 0
-            fi
-        done
-        sleep 0.2
-    done
-    echo "etcd.sh: no leader within 20 s" >&2
-    exit 1
+    # a loaded machine answers slowly; an election takes a moment
+    poll 20 leader_of "$dir" || { echo "etcd.sh: no leader within 20 s" >&2; exit 1; }
     ;;
 health)
     health_of "${1:?N}" "${2:?DIR}"

@@ -16,31 +16,19 @@ set -euo pipefail
 
 cmd=${1:?usage: mariadb.sh start|stop|stop-immediate|restart|sql DIR}
 dir=$(realpath -m "${2:?DIR}")
-OSUSER=idgen-my
-
-as_my() {
-    if [ "$(id -u)" = 0 ]; then
-        runuser -u "$OSUSER" -- "$@"
-    else
-        "$@"
-    fi
-}
+SERVER_USER=idgen-my
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 client() { mariadb --no-defaults --socket="$dir/mysqld.sock" -uroot "$@"; }
 
 pid() { cat "$dir/mysqld.pid" 2>/dev/null || true; }
 
+answers() { mariadb-admin --no-defaults --socket="$dir/mysqld.sock" -uroot ping >/dev/null 2>&1; }
+
 # run starts mariadbd in the background and waits until it answers.
 run() {
-    as_my setsid mariadbd --defaults-file="$dir/my.cnf" </dev/null >>"$dir/server.log" 2>&1 &
-    for _ in $(seq 1 600); do
-        if mariadb-admin --no-defaults --socket="$dir/mysqld.sock" -uroot ping >/dev/null 2>&1; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    tail -20 "$dir/server.log" >&2
-    return 1
+    as_server_user setsid mariadbd --defaults-file="$dir/my.cnf" </dev/null >>"$dir/server.log" 2>&1 &
+    poll 60 answers || { tail -20 "$dir/server.log" >&2; return 1; }
 }
 
 # The table as a DBA would make it beforehand (the store's own DDL).
@@ -53,17 +41,11 @@ DBA_TABLE="CREATE TABLE idgen.idgen_dba (
 
 case "$cmd" in
 start)
-    if ! command -v mariadbd >/dev/null || ! command -v mariadb-install-db >/dev/null; then
-        [ "$(id -u)" = 0 ] || { echo "mariadb.sh: mariadb-server is not installed and I am not root: apt-get install mariadb-server" >&2; exit 1; }
-        apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends mariadb-server >/dev/null
-    fi
-    if [ "$(id -u)" = 0 ] && ! id "$OSUSER" >/dev/null 2>&1; then
-        useradd --system --no-create-home --shell /usr/sbin/nologin "$OSUSER"
-    fi
+    command -v mariadbd >/dev/null && command -v mariadb-install-db >/dev/null || install_debian mariadb-server
+    make_server_user
     mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown "$OSUSER" "$dir"
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    give_to_server_user "$dir"
+    port=$(free_port)
     echo "$port" >"$dir/port"
     cat >"$dir/my.cnf" <<CONF
 [mariadbd]
@@ -82,7 +64,7 @@ innodb_log_file_size = 16M
 innodb_flush_log_at_trx_commit = 2
 max_connections = 400
 CONF
-    as_my mariadb-install-db --no-defaults --datadir="$dir/data" --auth-root-authentication-method=normal \
+    as_server_user mariadb-install-db --no-defaults --datadir="$dir/data" --auth-root-authentication-method=normal \
         --skip-test-db >"$dir/install.log" 2>&1 || { cat "$dir/install.log" >&2; exit 1; }
     run
     client <<SQL
@@ -102,11 +84,7 @@ stop)
     p=$(pid)
     [ -n "$p" ] || exit 0
     mariadb-admin --no-defaults --socket="$dir/mysqld.sock" -uroot --shutdown-timeout=20 shutdown >/dev/null 2>&1 || true
-    for _ in $(seq 1 100); do
-        kill -0 "$p" 2>/dev/null || exit 0
-        sleep 0.1
-    done
-    kill -9 "$p" 2>/dev/null || true
+    poll 10 gone "$p" || kill -9 "$p" 2>/dev/null || true
     ;;
 stop-immediate)
     p=$(pid)

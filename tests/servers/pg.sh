@@ -14,35 +14,22 @@ set -euo pipefail
 
 cmd=${1:?usage: pg.sh start|stop|stop-immediate|restart|psql DIR}
 dir=$(realpath -m "${2:?DIR}")
-PGUSER_OS=idgen-pg
+SERVER_USER=idgen-pg
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
 
-as_pg() {
-    if [ "$(id -u)" = 0 ]; then
-        runuser -u "$PGUSER_OS" -- "$@"
-    else
-        "$@"
-    fi
-}
-
-pgctl() { as_pg "$(bindir)/pg_ctl" -D "$dir/data" -w -t 60 "$@"; }
+pgctl() { as_server_user "$(bindir)/pg_ctl" -D "$dir/data" -w -t 60 "$@"; }
 
 case "$cmd" in
 start)
-    if [ -z "$(bindir)" ]; then
-        [ "$(id -u)" = 0 ] || { echo "pg.sh: postgresql is not installed and I am not root: apt-get install postgresql" >&2; exit 1; }
-        apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null
-    fi
-    if [ "$(id -u)" = 0 ] && ! id "$PGUSER_OS" >/dev/null 2>&1; then
-        useradd --system --no-create-home --shell /usr/sbin/nologin "$PGUSER_OS"
-    fi
+    [ -n "$(bindir)" ] || install_debian postgresql
+    make_server_user
     mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown "$PGUSER_OS" "$dir"
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    give_to_server_user "$dir"
+    port=$(free_port)
     echo "$port" >"$dir/port"
-    as_pg "$(bindir)/initdb" -D "$dir/data" -U postgres -A trust --auth-host=scram-sha-256 >"$dir/initdb.log" 2>&1 \
+    as_server_user "$(bindir)/initdb" -D "$dir/data" -U postgres -A trust --auth-host=scram-sha-256 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     cat >>"$dir/data/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
@@ -55,7 +42,7 @@ CONF
     # Local superuser over the socket only; everything over TCP needs a password.
     printf 'local all postgres trust\nhost all all 127.0.0.1/32 scram-sha-256\n' >"$dir/data/pg_hba.conf"
     pgctl -l "$dir/server.log" start >/dev/null || { tail -20 "$dir/server.log" >&2; exit 1; }
-    as_pg psql -h "$dir" -p "$port" -U postgres -q -c "CREATE ROLE idgen LOGIN PASSWORD 's3cret'" -c "CREATE DATABASE idgen OWNER idgen" >/dev/null
+    as_server_user psql -h "$dir" -p "$port" -U postgres -q -c "CREATE ROLE idgen LOGIN PASSWORD 's3cret'" -c "CREATE DATABASE idgen OWNER idgen" >/dev/null
     echo "postgres://idgen:s3cret@127.0.0.1:$port/idgen?sslmode=disable" >"$dir/url"
     ;;
 stop)
@@ -69,7 +56,7 @@ restart)
     pgctl -l "$dir/server.log" start >/dev/null
     ;;
 psql)
-    as_pg psql -h "$dir" -p "$(cat "$dir/port")" -U postgres -d idgen -qAt -c "${3:?SQL}"
+    as_server_user psql -h "$dir" -p "$(cat "$dir/port")" -U postgres -d idgen -qAt -c "${3:?SQL}"
     ;;
 *)
     echo "pg.sh: unknown command $cmd" >&2

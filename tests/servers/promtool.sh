@@ -5,14 +5,12 @@
 #   promtool.sh          the path, on stdout
 set -euo pipefail
 
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
 if ! command -v promtool >/dev/null 2>&1; then
-    [ "$(id -u)" = 0 ] || { echo "promtool.sh: promtool is not installed and I am not root: apt-get install prometheus" >&2; exit 1; }
-    apt-get update -qq >/dev/null
-    # --no-install-recommends: promtool only, not a running Prometheus's helpers.
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
-    # The package starts a Prometheus server under systemd where there is one: not ours to run.
-    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
-        systemctl disable --now prometheus >/dev/null 2>&1 || true
-    fi
+    # --no-install-recommends (install_debian): promtool only, not a running
+    # Prometheus's helpers; the server the package starts is not ours to run.
+    install_debian prometheus
+    stop_system_service prometheus
 fi
 command -v promtool

@@ -19,46 +19,33 @@ set -euo pipefail
 cmd=${1:?usage: redis.sh start|stop|kill9|restart|replica|replica-stop|cli DIR ...}
 dir=$(realpath -m "${2:?DIR}")
 shift 2
-REDISUSER_OS=idgen-redis
-
-as_redis() {
-    if [ "$(id -u)" = 0 ]; then
-        runuser -u "$REDISUSER_OS" -- "$@"
-    else
-        "$@"
-    fi
-}
+SERVER_USER=idgen-redis
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cli() { redis-cli -h 127.0.0.1 -p "$(cat "$dir/port")" -a s3cret --no-auth-warning "$@"; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
 pid() { cat "$dir/redis.pid" 2>/dev/null || true; }
 
+answers() { [ "$(cli ping 2>/dev/null)" = PONG ]; }
+
 run() {
-    as_redis redis-server "$dir/redis.conf" >/dev/null
-    for _ in $(seq 1 100); do
-        [ "$(cli ping 2>/dev/null)" = PONG ] && return 0
-        sleep 0.1
-    done
-    tail -20 "$dir/redis.log" >&2
-    exit 1
+    as_server_user redis-server "$dir/redis.conf" >/dev/null
+    poll 10 answers || { tail -20 "$dir/redis.log" >&2; exit 1; }
+}
+
+replica_linked() { # replica_linked PORT
+    redis-cli -h 127.0.0.1 -p "$1" -a s3cret --no-auth-warning info replication 2>/dev/null | grep -q master_link_status:up
 }
 
 case "$cmd" in
 start)
     if ! command -v redis-server >/dev/null; then
-        [ "$(id -u)" = 0 ] || { echo "redis.sh: redis-server is not installed and I am not root: apt-get install redis-server" >&2; exit 1; }
-        apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null
-        # Debian's package starts a system instance: ours runs on its own port.
-        (systemctl disable --now redis-server || service redis-server stop || true) >/dev/null 2>&1
+        install_debian redis-server
+        stop_system_service redis-server
     fi
-    if [ "$(id -u)" = 0 ] && ! id "$REDISUSER_OS" >/dev/null 2>&1; then
-        useradd --system --no-create-home --shell /usr/sbin/nologin "$REDISUSER_OS"
-    fi
+    make_server_user
     mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown "$REDISUSER_OS" "$dir"
+    give_to_server_user "$dir"
     port=$(free_port)
     tlsport=$(free_port)
     echo "$port" >"$dir/port"
@@ -96,8 +83,7 @@ CONF
     echo "redis://idgen:s3cret@127.0.0.1:$port" >"$dir/url"
     ;;
 stop)
-    rp=$(cat "$dir/replica/redis.pid" 2>/dev/null || true)
-    [ -n "$rp" ] && kill -9 "$rp" 2>/dev/null || true
+    kill_pidfile "$dir/replica/redis.pid"
     [ -f "$dir/port" ] || exit 0
     p=$(pid)
     cli shutdown nosave >/dev/null 2>&1 || true
@@ -109,10 +95,7 @@ stop)
 kill9)
     p=$(pid)
     [ -n "$p" ] && kill -9 "$p"
-    for _ in $(seq 1 50); do
-        kill -0 "$p" 2>/dev/null || break
-        sleep 0.1
-    done
+    poll 5 gone "$p" || true
     rm -f "$dir/redis.pid"
     ;;
 restart)
@@ -121,7 +104,7 @@ restart)
 replica)
     r="$dir/replica"
     mkdir -p "$r"
-    [ "$(id -u)" = 0 ] && chown "$REDISUSER_OS" "$r"
+    give_to_server_user "$r"
     rport=$(free_port)
     echo "$rport" >"$r/port"
     cat >"$r/redis.conf" <<CONF
@@ -140,18 +123,11 @@ masterauth s3cret
 replicaof 127.0.0.1 $(cat "$dir/port")
 CONF
     chmod 644 "$r/redis.conf"
-    as_redis redis-server "$r/redis.conf" >/dev/null
-    for _ in $(seq 1 100); do
-        redis-cli -h 127.0.0.1 -p "$rport" -a s3cret --no-auth-warning info replication 2>/dev/null | grep -q master_link_status:up && exit 0
-        sleep 0.1
-    done
-    tail -20 "$r/redis.log" >&2
-    exit 1
+    as_server_user redis-server "$r/redis.conf" >/dev/null
+    poll 10 replica_linked "$rport" || { tail -20 "$r/redis.log" >&2; exit 1; }
     ;;
 replica-stop)
-    p=$(cat "$dir/replica/redis.pid" 2>/dev/null || true)
-    [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true
-    rm -f "$dir/replica/redis.pid"
+    kill_pidfile "$dir/replica/redis.pid"
     ;;
 cli)
     cli "$@"

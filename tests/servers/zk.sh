@@ -18,28 +18,8 @@ set -euo pipefail
 cmd=${1:?usage: zk.sh start|stop|kill|start1|leader|mode ...}
 shift
 
-install_zk() {
-    [ -f /usr/share/java/zookeeper.jar ] && return 0
-    if [ "$(id -u)" != 0 ]; then
-        echo "zk.sh: Debian's zookeeper is not installed and I am not root: apt-get install zookeeper" >&2
-        exit 1
-    fi
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends zookeeper >/dev/null
-}
-
-ZKUSER_OS=idgen-zk
-
-as_zk() { # exec the command as idgen-zk when root (setpriv execs: the pid stays the server's)
-    if [ "$(id -u)" = 0 ]; then
-        exec setpriv --reuid="$ZKUSER_OS" --regid="$ZKUSER_OS" --init-groups -- "$@"
-    fi
-    exec "$@"
-}
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
+SERVER_USER=idgen-zk
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ask() { # ask PORT WORD: a four-letter command
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1 && echo $2 >&3 && cat <&3" 2>/dev/null || true
@@ -53,39 +33,28 @@ mode_of() { # mode N DIR
 
 start_one() { # start_one N DIR
     local n=$1 dir=$2
-    (cd "$dir/zk$n" && as_zk setsid java -Xmx64m -Xms16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    spawn "$dir/zk$n" "$dir/zk$n/server.log" "$dir/zk$n/pid" java -Xmx64m -Xms16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
         -Dzookeeper.log.dir="$dir/zk$n" -Dzookeeper.root.logger=INFO,CONSOLE \
         -Dlog4j.configuration="file:$dir/log4j.properties" \
-        -cp "/usr/share/java/zookeeper.jar" org.apache.zookeeper.server.quorum.QuorumPeerMain "$dir/zk$n/zoo.cfg" \
-        >"$dir/zk$n/server.log" 2>&1 </dev/null) &
-    echo $! >"$dir/zk$n/pid"
+        -cp "/usr/share/java/zookeeper.jar" org.apache.zookeeper.server.quorum.QuorumPeerMain "$dir/zk$n/zoo.cfg"
 }
 
-wait_quorum() { # wait_quorum DIR SECONDS
-    local dir=$1 deadline=$((SECONDS + $2))
-    while [ $SECONDS -lt $deadline ]; do
-        local leaders=0 followers=0
-        for n in 1 2 3; do
-            case "$(mode_of $n "$dir")" in
-            leader) leaders=$((leaders + 1)) ;;
-            follower) followers=$((followers + 1)) ;;
-            esac
-        done
-        if [ $leaders = 1 ] && [ $followers = 2 ]; then return 0; fi
-        sleep 0.3
+quorum() { # quorum DIR: one leader and two followers answer
+    local n leaders=0 followers=0
+    for n in 1 2 3; do
+        case "$(mode_of $n "$1")" in
+        leader) leaders=$((leaders + 1)) ;;
+        follower) followers=$((followers + 1)) ;;
+        esac
     done
-    echo "zk.sh: no quorum within $2 s; server logs:" >&2
-    for n in 1 2 3; do tail -5 "$dir/zk$n/server.log" >&2 || true; done
-    return 1
+    [ $leaders = 1 ] && [ $followers = 2 ]
 }
 
 case "$cmd" in
 start)
     dir=$(realpath -m "${1:?DIR}")
-    install_zk
-    if [ "$(id -u)" = 0 ] && ! id "$ZKUSER_OS" >/dev/null 2>&1; then
-        useradd --system --no-create-home --shell /usr/sbin/nologin "$ZKUSER_OS"
-    fi
+    [ -f /usr/share/java/zookeeper.jar ] || install_debian zookeeper
+    make_server_user
     mkdir -p "$dir"
     cat >"$dir/log4j.properties" <<'L4J'
 log4j.rootLogger=WARN, CONSOLE
@@ -116,28 +85,23 @@ quorumListenOnAllIPs=false
 $servers
 CFG
     done
-    [ "$(id -u)" = 0 ] && chown -R "$ZKUSER_OS" "$dir"
+    give_to_server_user "$dir"
     for n in 1 2 3; do
         start_one $n "$dir"
     done
-    echo "127.0.0.1:$(cat "$dir/port1"),127.0.0.1:$(cat "$dir/port2"),127.0.0.1:$(cat "$dir/port3")" >"$dir/connect"
-    if ! wait_quorum "$dir" 90; then
+    local_addrs "$dir" 1 2 3 >"$dir/connect"
+    if ! poll 90 quorum "$dir"; then
+        echo "zk.sh: no quorum within 90 s; server logs:" >&2
+        for n in 1 2 3; do tail -5 "$dir/zk$n/server.log" >&2 || true; done
         "$0" stop "$dir"
         exit 1
     fi
     ;;
 stop)
-    dir=${1:?DIR}
-    for n in 1 2 3; do
-        [ -f "$dir/zk$n/pid" ] || continue
-        kill -9 "$(cat "$dir/zk$n/pid")" 2>/dev/null || true
-        rm -f "$dir/zk$n/pid"
-    done
+    kill_pidfile "${1:?DIR}"/zk{1,2,3}/pid
     ;;
 kill)
-    n=${1:?N} dir=${2:?DIR}
-    kill -9 "$(cat "$dir/zk$n/pid")" 2>/dev/null || true
-    rm -f "$dir/zk$n/pid"
+    kill_pidfile "${2:?DIR}/zk${1:?N}/pid"
     ;;
 start1)
     n=${1:?N} dir=${2:?DIR}

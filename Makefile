@@ -226,18 +226,20 @@ $(VENV)/.prometheus: $(VENV)/.ok
 
 python-env: $(VENV)/.ok
 
-wheel: $(LIB) $(VENV)/.ok
+# The wheel carries the library and the idgen command (python -m idgen runs it).
+wheel: $(LIB) $(BUILD)/idgen $(VENV)/.ok
 	cp $(LIB) $(PYPKG)/src/idgen/libidgen.so
-	rm -rf $(BUILD)/wheel
+	cp $(BUILD)/idgen $(PYPKG)/src/idgen/idgen
+	rm -rf $(BUILD)/wheel $(PYPKG)/build
 	$(VPY) -m build --wheel --outdir $(BUILD)/wheel $(PYPKG) > $(BUILD)/wheel.log 2>&1 \
-	  || { cat $(BUILD)/wheel.log; rm -f $(PYPKG)/src/idgen/libidgen.so; exit 1; }
-	rm -f $(PYPKG)/src/idgen/libidgen.so
+	  || { cat $(BUILD)/wheel.log; rm -f $(PYPKG)/src/idgen/libidgen.so $(PYPKG)/src/idgen/idgen; exit 1; }
+	rm -f $(PYPKG)/src/idgen/libidgen.so $(PYPKG)/src/idgen/idgen
 	@ls $(BUILD)/wheel
 
 test-python: wheel $(BUILD)/idgen $(VENV)/.uuid-peers $(VENV)/.prometheus
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	cd $(PYPKG) && $(VPY) -m mypy --strict src/idgen tests
-	cd $(PYPKG) && IDGEN_WHEEL=$$(ls $(BUILD)/wheel/*.whl) $(VPY) -m pytest -q tests
+	cd $(PYPKG) && IDGEN_BUILD=$(BUILD) IDGEN_WHEEL=$$(ls $(BUILD)/wheel/*.whl) $(VPY) -m pytest -q tests
 
 # The exposition text of generators in every lease state (HELD, RIDING while
 # a PostgreSQL is stopped, LOST past the fence), read by prometheus_client's
@@ -308,4 +310,4 @@ bench: $(BENCH)/cbench $(BENCH)/segbench $(BENCH)/metricsbench $(BUILD)/holder w
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 
 clean:
-	rm -rf $(BUILD) $(JAVA)/target $(PYPKG)/src/idgen/libidgen.so $(JAVA)/src/main/resources/linux-x86-64
+	rm -rf $(BUILD) $(JAVA)/target $(PYPKG)/src/idgen/libidgen.so $(PYPKG)/src/idgen/idgen $(JAVA)/src/main/resources/linux-x86-64

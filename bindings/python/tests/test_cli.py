@@ -1,5 +1,6 @@
 """python -m idgen and the Go command (build/idgen) say the same things:
-the same words, the same stdout byte for byte, the same exit codes."""
+the same words, the same stdout byte for byte, the same exit codes; for
+python -m idgen runs the copy of that command the wheel carries."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-GO = Path(__file__).resolve().parents[3] / "build" / "idgen"
+import idgen._ffi
+
+
+def _without_cli() -> dict[str, str]:
+    """The environment without $IDGEN_CLI: python -m idgen runs the
+    command inside the package."""
+    return {k: v for k, v in os.environ.items() if k != "IDGEN_CLI"}
+
+
+GO = Path(os.environ.get("IDGEN_BUILD") or Path(__file__).resolve().parents[3] / "build") / "idgen"
 
 CASES = [
     ["decode", "-c", "preset=snowflake", "910499571847892992", "1", "0xca2be895c239000"],
@@ -57,7 +67,7 @@ CASES = [
 @pytest.mark.parametrize("args", CASES, ids=[" ".join(a)[:60] for a in CASES])
 def test_same_output_as_the_go_command(args: list[str]) -> None:
     assert GO.exists(), f"{GO} is missing: make builds it"
-    env = {**os.environ, "IDGEN_CONFIG": ""}
+    env = {**_without_cli(), "IDGEN_CONFIG": ""}
     go = subprocess.run([str(GO), *args], capture_output=True, text=True, env=env, timeout=60)
     py = subprocess.run([sys.executable, "-m", "idgen", *args], capture_output=True, text=True, env=env, timeout=60)
     assert py.stdout == go.stdout
@@ -69,7 +79,7 @@ def test_same_output_as_the_go_command(args: list[str]) -> None:
 def test_next_prints_ids_like_the_go_command() -> None:
     for cmd in ([str(GO)], [sys.executable, "-m", "idgen"]):
         r = subprocess.run([*cmd, "next", "-n", "5000", "-c", "layout=time:41,seq:22 worker=0"],
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=60, env=_without_cli())
         ids = [int(x) for x in r.stdout.split()]
         assert r.returncode == 0 and len(ids) == 5000 and ids == sorted(set(ids))
 
@@ -83,7 +93,8 @@ def test_next_prints_text_ids_like_the_go_command() -> None:
     for cfg, width in cfgs.items():
         outs = []
         for cmd in ([str(GO)], [sys.executable, "-m", "idgen"]):
-            r = subprocess.run([*cmd, "next", "-n", "300", "-c", cfg], capture_output=True, text=True, timeout=60)
+            r = subprocess.run([*cmd, "next", "-n", "300", "-c", cfg], capture_output=True, text=True, timeout=60,
+                               env=_without_cli())
             assert r.returncode == 0, r.stderr
             lines = r.stdout.split()
             assert len(lines) == 300 and len(set(lines)) == 300
@@ -91,3 +102,41 @@ def test_next_prints_text_ids_like_the_go_command() -> None:
             outs.append(lines)
         if "rocketmq " in cfg:  # same fixed part and counter sequence in both
             assert [x[:20] + x[28:] for x in outs[0]] == [x[:20] + x[28:] for x in outs[1]]
+
+
+def test_the_command_comes_with_the_package() -> None:
+    path = Path(idgen._ffi.cli_path())
+    assert path.parent == Path(idgen.__file__).parent and os.access(path, os.X_OK), path
+    # the same program as build/idgen: the same usage text, also in argv[0]'s stead
+    r = subprocess.run([str(path), "-h"], capture_output=True, text=True, env=_without_cli(), timeout=60)
+    g = subprocess.run([str(GO), "-h"], capture_output=True, text=True, env=_without_cli(), timeout=60)
+    assert r.returncode == 0 and r.stdout == g.stdout and "leases" in r.stdout
+
+
+def test_decode_reads_stdin_and_explain_draws_svg_like_the_go_command(tmp_path: Path) -> None:
+    ids = "910499571847892992\n\n0xca2be895c239000\n"
+    outs = []
+    for name, cmd in (("go", [str(GO)]), ("py", [sys.executable, "-m", "idgen"])):
+        r = subprocess.run([*cmd, "decode", "-c", "preset=snowflake"], input=ids, capture_output=True,
+                           text=True, env=_without_cli(), timeout=60)
+        assert r.returncode == 0 and len(r.stdout.splitlines()) == 2, r.stderr
+        svg = tmp_path / f"{name}.svg"
+        e = subprocess.run([*cmd, "explain", "-c", "preset=leaf", "--svg", str(svg)], capture_output=True,
+                           text=True, env=_without_cli(), timeout=60)
+        assert e.returncode == 0, e.stderr
+        outs.append((r.stdout, e.stdout, svg.read_text()))
+    assert outs[0] == outs[1] and outs[0][2].startswith("<svg")
+
+
+def test_idgen_cli_names_another_command(tmp_path: Path) -> None:
+    echo = tmp_path / "echo-args"
+    echo.write_text('#!/bin/sh\nprintf "%s|" "$@"; cat; exit 7\n')
+    echo.chmod(0o755)
+    env = {**os.environ, "IDGEN_CLI": str(echo)}
+    r = subprocess.run([sys.executable, "-m", "idgen", "decode", "a b", "", "-c", "x=1"], input="in",
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert (r.returncode, r.stdout) == (7, "decode|a b||-c|x=1|in")
+    env["IDGEN_CLI"] = str(tmp_path / "missing")
+    r = subprocess.run([sys.executable, "-m", "idgen", "next"], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 1 and r.stdout == ""
+    assert "missing" in r.stderr and "IDGEN_CLI" in r.stderr

@@ -1,5 +1,5 @@
 """python -m idgen leases runs the idgen command itself: the same listing,
-byte for byte."""
+byte for byte (here the one $IDGEN_CLI names)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import idgen
 
-GO = Path(os.environ.get("IDGEN_CLI") or Path(__file__).resolve().parents[3] / "build" / "idgen")
+GO = Path(os.environ.get("IDGEN_BUILD") or Path(__file__).resolve().parents[3] / "build") / "idgen"
 
 
 def both(*args: str) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:

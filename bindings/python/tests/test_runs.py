@@ -134,3 +134,35 @@ def test_a_run_takes_at_most_a_quarter_of_a_tick() -> None:
         assert 1 < g._k <= 64
     assert all(a < b for a, b in zip(ids, ids[1:]))
 
+
+
+# What the binding asks the library at open (idgen_compose and
+# idgen_decode_with on the generator's own layout, never its config
+# string): the tick in ms and the longest run next_id may reserve.
+PROBES = [
+    ("layout=time:41,seq:22 worker=0", 1, 1024),
+    ("preset=snowflake worker=0", 1, 1024),
+    ("layout=time:55,seq:8", 1, 64),
+    ("preset=js53 worker=1", 1, 32),
+    ("preset=leaf worker=1 on_exhausted=borrow", 1, 1024),
+    ("layout=time:41,backwards:2,worker:8,seq:12 worker=0", 1, 1024),
+    ("preset=sonyflake worker=1", 10, 1),
+    ("preset=baidu worker=1", 1000, 1),
+    ("layout=time:50,seq:13 unit=24h epoch=0 worker=0", 86_400_000, 1),
+    ("preset=zk-session worker=1", 1, 1),
+    ("preset=zxid", 0, 1),
+    ("preset=rocketmq", 0, 1),
+    ("preset=uuidv7", 0, 1),
+    ("preset=snowflake worker=1 text=base62", 1, 1024),
+]
+
+
+@pytest.mark.parametrize("config,tick,limit", PROBES, ids=[p[0] for p in PROBES])
+def test_the_library_tells_the_tick_and_the_run_limit(config: str, tick: int, limit: int) -> None:
+    from idgen import _ffi, _runs
+
+    with idgen.Generator(config) as g:
+        assert _runs.tick_ms(g._h) == tick
+        assert g._kmax == limit and (type(g).__name__ == "_RunGenerator") == (limit > 1)
+        lib = _ffi.lib()
+        assert g._next is (lib.waiting.idgen_next if tick > 1 else lib.quick.idgen_next)

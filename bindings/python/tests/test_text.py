@@ -277,3 +277,14 @@ def test_forked_child_gets_forked_error_from_text_calls() -> None:
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     assert g.decode_text(g.next_text()).pid == 4660, "the parent still works"
     g.close()
+
+
+def test_text_max_is_the_capacity_the_longest_form_needs() -> None:
+    # _ffi.TEXT_MAX mirrors IDGEN_TEXT_MAX: a rocketmq id of an IPv6 host
+    # (56 characters) fits it and not one byte less.
+    lib = _ffi.lib().quick
+    with idgen.Generator("preset=rocketmq ip=fd00::2") as g:
+        buf = ctypes.create_string_buffer(_ffi.TEXT_MAX)
+        assert lib.idgen_next_text(g._h, buf, _ffi.TEXT_MAX) == 56 == len(buf.value)
+        assert lib.idgen_next_text(g._h, buf, _ffi.TEXT_MAX - 1) == _ffi.ERANGE
+        assert len(g.next_text()) == 56

@@ -16,6 +16,9 @@ def test_wheel_installs_and_works_in_a_clean_venv(tmp_path: Path) -> None:
 
     with zipfile.ZipFile(wheel) as z:
         lib = z.read("idgen/libidgen.so")
+        # python -m idgen's command, executable, and nothing of a CLI of its own
+        assert (z.getinfo("idgen/idgen").external_attr >> 16) & 0o111 == 0o111
+        assert not {"idgen/_cli_lines.py", "idgen/_cli.py"} & set(z.namelist())
     so = tmp_path / "libidgen.so"
     so.write_bytes(lib)
     syms = subprocess.run(["objdump", "-T", str(so)], capture_output=True, text=True, check=True).stdout
@@ -25,7 +28,7 @@ def test_wheel_installs_and_works_in_a_clean_venv(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = str(venv / "bin" / "python")
     subprocess.run([py, "-m", "pip", "install", "-q", "--no-index", "--no-deps", wheel], check=True)
-    env = {k: v for k, v in os.environ.items() if k != "IDGEN_LIBRARY"}
+    env = {k: v for k, v in os.environ.items() if k not in ("IDGEN_LIBRARY", "IDGEN_CLI")}
     code = (
         "import idgen, idgen._ffi as f, sys;"
         "g = idgen.Generator('worker=1'); i = g.next_id();"
@@ -39,3 +42,6 @@ def test_wheel_installs_and_works_in_a_clean_venv(tmp_path: Path) -> None:
     r = subprocess.run([py, "-m", "idgen", "next", "-n", "2"], capture_output=True, text=True,
                        env={**env, "IDGEN_CONFIG": "worker=4"}, cwd=tmp_path)
     assert r.returncode == 0 and len(r.stdout.split()) == 2, r.stderr
+    r = subprocess.run([py, "-m", "idgen", "explain", "-c", "preset=snowflake"], capture_output=True, text=True,
+                       env={**env, "PATH": "/nonexistent"}, cwd=tmp_path)
+    assert r.returncode == 0 and "ids per second per worker: 4096000" in r.stdout, r.stderr

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from . import _ffi
 
@@ -11,7 +11,11 @@ _INT64_MAX = (1 << 63) - 1
 
 
 class IdgenError(Exception):
-    """An idgen failure; ``code`` is the C status (an ``IDGEN_E*`` value)."""
+    """An idgen failure; ``code`` is the C status (an ``IDGEN_E*`` value).
+
+    Each subclass names its status (``class ClockError(IdgenError,
+    code=ECLOCK)``); the first class of a status is the one raised for it.
+    """
 
     code: int = _ffi.EINTERNAL
 
@@ -20,65 +24,49 @@ class IdgenError(Exception):
         if code is not None:
             self.code = code
 
+    def __init_subclass__(cls, code: int = _ffi.EINTERNAL, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls.code = code
+        _ERRORS.setdefault(code, cls)
 
-class ConfigError(IdgenError, ValueError):
+
+_ERRORS: dict[int, type[IdgenError]] = {}
+
+
+class ConfigError(IdgenError, ValueError, code=_ffi.EINVAL):
     """IDGEN_EINVAL: a bad configuration or argument; the message names it."""
 
-    code = _ffi.EINVAL
 
-
-class InvalidIdError(IdgenError, ValueError):
+class InvalidIdError(IdgenError, ValueError, code=_ffi.EINVAL):
     """IDGEN_EINVAL for an id: negative, or with bits outside the layout."""
 
-    code = _ffi.EINVAL
 
-
-class ClockError(IdgenError):
+class ClockError(IdgenError, code=_ffi.ECLOCK):
     """IDGEN_ECLOCK: the clock went back beyond the configured tolerance."""
 
-    code = _ffi.ECLOCK
 
-
-class TimeOverflowError(IdgenError):
+class TimeOverflowError(IdgenError, code=_ffi.EOVERFLOW):
     """IDGEN_EOVERFLOW: the layout's time or epoch range is used up."""
 
-    code = _ffi.EOVERFLOW
 
-
-class ClosedError(IdgenError):
+class ClosedError(IdgenError, code=_ffi.ECLOSED):
     """IDGEN_ECLOSED: the generator is closed."""
 
-    code = _ffi.ECLOSED
 
-
-class WorkerError(IdgenError):
+class WorkerError(IdgenError, code=_ffi.EWORKER):
     """IDGEN_EWORKER: no worker id could be had, or its lease was lost."""
 
-    code = _ffi.EWORKER
 
-
-class RangeError(IdgenError, ValueError):
+class RangeError(IdgenError, ValueError, code=_ffi.ERANGE):
     """IDGEN_ERANGE: a value does not fit its field or type."""
 
-    code = _ffi.ERANGE
 
-
-class ForkedError(IdgenError):
+class ForkedError(IdgenError, code=_ffi.EFORKED):
     """IDGEN_EFORKED: idgen used in a child forked after it was loaded."""
 
-    code = _ffi.EFORKED
 
-
-class InternalError(IdgenError):
+class InternalError(IdgenError, code=_ffi.EINTERNAL):
     """IDGEN_EINTERNAL: a bug in idgen."""
-
-    code = _ffi.EINTERNAL
-
-
-_ERRORS: dict[int, type[IdgenError]] = {
-    cls.code: cls
-    for cls in (ConfigError, ClockError, TimeOverflowError, ClosedError, WorkerError, RangeError, ForkedError)
-}
 
 
 # The library names its C functions where a text preset refuses a numeric

@@ -1,4 +1,7 @@
-"""The ctypes declarations of libidgen.so, loaded lazily on first use.
+"""The one table of libidgen.so's C calls (_SIGNATURES), its structs and
+status codes, and the two files the package carries: the library, loaded
+lazily on first use, and the idgen command (cmd/idgen) that python -m idgen
+runs.
 
 Importing idgen does not load the library, so importing it in a pre-fork
 server parent is harmless; the first call does. Two views of the library
@@ -26,6 +29,9 @@ EWORKER = -5
 ERANGE = -6
 EFORKED = -7
 EINTERNAL = -99
+
+# IDGEN_TEXT_MAX: a capacity that holds every text id and its NUL.
+TEXT_MAX = 57
 
 # A generator's handle as the binding passes it: a small token as a Python
 # int (the cheapest argument ctypes has), else a c_void_p.
@@ -81,14 +87,18 @@ class Stats(ctypes.Structure):
     ]
 
 
-# name: (restype, argtypes)
-_SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+# name: (restype, argtypes). argtypes None: the arguments pass unconverted.
+# ctypes' per-argument conversion (from_param) costs ~150 ns, as much as
+# the call itself: the hot calls get only what needs none, a small int or a
+# ctypes.c_void_p for the handle (see Generator.__init__), a ctypes char
+# array or a byref() (passed as pointers), bytes and a small int (_text.py).
+_SIGNATURES: dict[str, tuple[Any, Optional[list[Any]]]] = {
     "idgen_version": (c_char_p, []),
     "idgen_strerror": (c_char_p, [c_int]),
     "idgen_last_error": (c_char_p, []),
     "idgen_open": (c_int, [c_char_p, POINTER(c_void_p)]),
     "idgen_close": (None, [c_void_p]),
-    "idgen_next": (c_int64, [c_void_p]),
+    "idgen_next": (c_int64, None),  # (handle)
     "idgen_next_batch": (c_int, [c_void_p, c_void_p, c_size_t]),
     "idgen_decode_with": (c_int, [c_void_p, c_int64, POINTER(Parts)]),
     "idgen_compose": (c_int, [c_void_p, POINTER(Parts), POINTER(c_int64)]),
@@ -101,8 +111,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "idgen_decode": (c_int, [c_int64, POINTER(Parts)]),
     "idgen_format": (c_int, [c_int64, c_int, c_int, c_char_p, c_size_t]),
     "idgen_parse": (c_int, [c_char_p, c_int, POINTER(c_int64)]),
-    "idgen_next_text": (c_int, [c_void_p, c_char_p, c_size_t]),
-    "idgen_decode_text": (c_int, [c_void_p, c_char_p, POINTER(TextParts)]),
+    "idgen_next_text": (c_int, None),  # (handle, char array, cap)
+    "idgen_decode_text": (c_int, None),  # (handle, bytes, byref(TextParts))
 }
 
 
@@ -118,15 +128,6 @@ class Library:
                 fn = getattr(view, name)
                 fn.restype = restype
                 fn.argtypes = argtypes
-            # The hot path: ctypes' per-argument conversion (from_param)
-            # costs ~150 ns, as much as the call itself. idgen_next is only
-            # ever called with a small int or a ctypes.c_void_p (see
-            # Generator.__init__), which pass unconverted. The text calls
-            # likewise get only that handle, a ctypes char array or a
-            # byref() (both passed as pointers), bytes and a small int
-            # (see _text.py).
-            for name in ("idgen_next", "idgen_next_text", "idgen_decode_text"):
-                setattr(getattr(view, name), "argtypes", None)
 
     def last_error(self) -> str:
         raw: Optional[bytes] = self.quick.idgen_last_error()
@@ -141,12 +142,19 @@ _lock = threading.Lock()
 _lib: Optional[Library] = None
 
 
+def _packaged(env: str, name: str) -> str:
+    """$env, else the file name inside this package."""
+    return os.environ.get(env) or str(resources.files("idgen").joinpath(name))
+
+
 def library_path() -> str:
     """$IDGEN_LIBRARY, else the libidgen.so inside this package."""
-    override = os.environ.get("IDGEN_LIBRARY")
-    if override:
-        return override
-    return str(resources.files("idgen").joinpath("libidgen.so"))
+    return _packaged("IDGEN_LIBRARY", "libidgen.so")
+
+
+def cli_path() -> str:
+    """$IDGEN_CLI, else the idgen command inside this package."""
+    return _packaged("IDGEN_CLI", "idgen")
 
 
 def lib() -> Library:

@@ -76,8 +76,7 @@ class Generator(_text.TextIds):
         # thousand generators have been opened; larger ones stay c_void_p.
         self._h: _ffi.Handle = token if 0 < token < 1 << 31 else handle
         self._finalizer = weakref.finalize(self, _close_handle, handle)
-        resolved = self.config
-        tick_ms = _runs.tick_ms(resolved)
+        tick_ms = _runs.tick_ms(self._h)
         # A tick longer than 1 ms can mean a long wait for the next one:
         # then a single next releases the GIL; otherwise it keeps it
         # (cheaper). A batch may wait for a tick: it always releases it.
@@ -87,8 +86,7 @@ class Generator(_text.TextIds):
         self._text_fn = lib.waiting.idgen_next_text if tick_ms > 1 else lib.quick.idgen_next_text
         self._texts: list[_text.NextText] = []
         self._decodes: list[_text.DecodeText] = []
-        # The library's own string for preset=uuidv7 (it takes no other key).
-        self._uuid = resolved == "preset=uuidv7"
+        self._uuid = _text.makes_uuids(lib, self._h)
         # The reserved run, smallest id last; _fresh is the monotonic time
         # until which it may be handed out (0: nothing reserved).
         self._ids: list[int] = []
@@ -96,7 +94,7 @@ class Generator(_text.TextIds):
         self._fresh = 0
         self._filled = 0
         self._k = 1
-        self._kmax = _runs.run_limit(resolved, tick_ms)
+        self._kmax = _runs.run_limit(self._h, tick_ms)
         self._lock = threading.Lock()
         _live.add(self)
         if self._kmax > 1:

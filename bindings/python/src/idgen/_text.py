@@ -21,9 +21,12 @@ from . import _ffi
 from ._errors import ConfigError, InvalidIdError, _check_decode, _error
 from ._parts import TextParts, _text_parts
 
-# Enough for the longest text of every form (56 hex characters for a
+# IDGEN_TEXT_MAX: the longest text of every form (56 hex characters for a
 # rocketmq id of an IPv6 host) and its NUL.
-_CAP = 64
+_CAP = _ffi.TEXT_MAX
+
+# A UUIDv7 (the smallest): only a preset=uuidv7 generator decodes it.
+_A_UUIDV7 = b"00000000-0000-7000-8000-000000000000"
 
 NextText = tuple[Callable[[], int], Any]
 DecodeText = tuple[Callable[[bytes, Any], int], _ffi.TextParts, Any]
@@ -40,6 +43,13 @@ def decode_text_call(fn: Any, handle: Any) -> DecodeText:
     reference to pass it by: call(text, ref) fills parts."""
     parts = _ffi.TextParts()
     return functools.partial(fn, handle), parts, ctypes.byref(parts)
+
+
+def makes_uuids(lib: _ffi.Library, handle: _ffi.Handle) -> bool:
+    """Whether the generator makes UUIDs (next_uuid works): the library
+    reads a UUIDv7 as one of its ids."""
+    parts = _ffi.TextParts()
+    return bool(lib.quick.idgen_decode_text(handle, _A_UUIDV7, ctypes.byref(parts)) == _ffi.OK)
 
 
 def text_arg(text: str) -> bytes:

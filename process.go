@@ -67,3 +67,7 @@ func MetricsText() string {
 	}
 	return unsafe.String(&b[0], len(b))
 }
+
+// AppendMetricsText is MetricsText appended to dst: a scraper that keeps
+// its buffer makes almost no garbage.
+func AppendMetricsText(dst []byte) []byte { return metrics.AppendText(dst) }

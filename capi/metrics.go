@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/idgen/idgen"
@@ -18,11 +19,21 @@ func idgenGoMetricsText(buf *C.char, cap C.size_t) (rc C.int64_t) {
 	if buf == nil && cap > 0 {
 		return C.int64_t(invalid("buf is NULL but cap is %d", uint64(cap)))
 	}
-	text := idgen.MetricsText()
+	bp, _ := scrapeBufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	text := idgen.AppendMetricsText((*bp)[:0])
 	if uint64(len(text)) < uint64(cap) {
 		out := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(text)+1)
 		copy(out, text)
 		out[len(text)] = 0
 	}
+	*bp = text
+	scrapeBufs.Put(bp)
 	return C.int64_t(len(text))
 }
+
+// scrapeBufs keeps the texts' buffers between scrapes: a scrape every
+// second then makes almost no garbage for the collector.
+var scrapeBufs sync.Pool

@@ -24,13 +24,17 @@ type Tracked struct {
 	N    int64 // unique among the process's open generators, never reused
 	G    Generator
 	Spec *config.Spec // its configuration as opened (sources as written); nil if unreadable
+	Name string       // its name label: the name= key, else the preset's or "custom"
 }
 
 // Track lists g among the open generators and returns its number.
 func Track(g Generator) int64 {
 	spec, err := config.Parse(g.Config())
+	name := "custom"
 	if err != nil {
 		spec = nil
+	} else {
+		name = spec.MetricName()
 	}
 	tracked.mu.Lock()
 	defer tracked.mu.Unlock()
@@ -38,7 +42,7 @@ func Track(g Generator) int64 {
 		tracked.all = map[int64]Tracked{}
 	}
 	tracked.next++
-	tracked.all[tracked.next] = Tracked{N: tracked.next, G: g, Spec: spec}
+	tracked.all[tracked.next] = Tracked{N: tracked.next, G: g, Spec: spec, Name: name}
 	return tracked.next
 }
 

@@ -20,9 +20,8 @@ import (
 
 // series is one generator's labels and stats for one scrape.
 type series struct {
-	t      gen.Tracked
-	st     gen.Stats
-	labels string // name="…",generator="…"
+	t  gen.Tracked
+	st gen.Stats
 }
 
 // family is one metric family: its name, type, help, and the value of a
@@ -74,9 +73,13 @@ var families = []family{
 var lastLen atomic.Int64
 
 // Text is the exposition text of every open generator.
-func Text() []byte {
-	b := appendText(make([]byte, 0, lastLen.Load()+512), gen.TrackedNow(), time.Now().UnixMilli())
-	lastLen.Store(int64(len(b)))
+func Text() []byte { return AppendText(make([]byte, 0, lastLen.Load()+512)) }
+
+// AppendText appends the exposition text to dst: a scraper that keeps its
+// buffer makes little garbage (two small slices per scrape).
+func AppendText(dst []byte) []byte {
+	b := appendText(dst, gen.TrackedNow(), time.Now().UnixMilli())
+	lastLen.Store(int64(len(b) - len(dst)))
 	return b
 }
 
@@ -84,7 +87,6 @@ func appendText(b []byte, ts []gen.Tracked, nowMs int64) []byte {
 	all := make([]series, len(ts))
 	for i, t := range ts {
 		all[i] = series{t: t, st: gen.StatsOf(t.G)}
-		all[i].labels = `name="` + escape(nameOf(t.Spec)) + `",generator="` + strconv.FormatInt(t.N, 10) + `"`
 	}
 	for _, f := range families {
 		b = appendFamily(b, f, all, nowMs)
@@ -94,7 +96,7 @@ func appendText(b []byte, ts []gen.Tracked, nowMs int64) []byte {
 		for i := range all {
 			s := &all[i]
 			b = append(b, "idgen_generator_info{"...)
-			b = append(b, s.labels...)
+			b = appendLabels(b, s)
 			b = append(b, `,preset="`...)
 			b = append(b, escape(presetOf(s.t.Spec))...)
 			b = append(b, `",store="`...)
@@ -121,7 +123,7 @@ func appendFamily(b []byte, f family, all []series, nowMs int64) []byte {
 		}
 		b = append(b, f.name...)
 		b = append(b, '{')
-		b = append(b, all[i].labels...)
+		b = appendLabels(b, &all[i])
 		b = append(b, "} "...)
 		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
 			b = strconv.AppendInt(b, int64(v), 10) // counters and states: integers
@@ -145,20 +147,21 @@ func appendHeader(b []byte, name, typ, help string) []byte {
 	return append(b, '\n')
 }
 
+// appendLabels writes a series' name="…",generator="…".
+func appendLabels(b []byte, s *series) []byte {
+	b = append(b, `name="`...)
+	b = append(b, escape(s.t.Name)...)
+	b = append(b, `",generator="`...)
+	b = strconv.AppendInt(b, s.t.N, 10)
+	return append(b, '"')
+}
+
 // appendPart writes a datacenter or worker label value: "" where none.
 func appendPart(b []byte, v int64) []byte {
 	if v < 0 {
 		return b
 	}
 	return strconv.AppendInt(b, v, 10)
-}
-
-// nameOf is the name label (config's MetricName).
-func nameOf(c *config.Spec) string {
-	if c == nil {
-		return "custom"
-	}
-	return c.MetricName()
 }
 
 // presetOf is the preset label.

@@ -18,6 +18,9 @@ true:
                first (stdio, stdlib, string, stdint are given), the rest as
                the body of `int main(void)`.
   ```cpp       the same with g++ -std=c++17 (include/idgen.hpp).
+  ```go        a whole program (package main), built in a module of its own
+               that imports github.com/idgen/idgen from this checkout (a
+               replace directive) and run; exit status 0.
   ```python    run with the venv's python (the installed wheel, never the
                source tree); exit status 0. `import idgen` is given (a
                README's later blocks go on from its first).
@@ -74,7 +77,7 @@ import time
 
 from docblocks import Block, DEFAULT_FILES, DocError, ROOT, RUN_LANGS, extract, lint_sh  # noqa: E402
 from toolenv import Env, run, setup  # noqa: E402
-from snippets import check_c, check_java, check_python  # noqa: E402
+from snippets import check_c, check_go, check_java, check_python  # noqa: E402
 
 # ---- checks ----------------------------------------------------------------
 
@@ -168,7 +171,7 @@ def indent_diff(want: str, got: str, rc: int, pats: list[str]) -> str:
 
 
 CHECKERS = {"console": check_console, "shell-session": check_console, "c": check_c, "cpp": check_c,
-            "c++": check_c, "python": check_python, "py": check_python, "pycon": check_python,
+            "c++": check_c, "go": check_go, "python": check_python, "py": check_python, "pycon": check_python,
             "java": check_java}
 
 

@@ -12,7 +12,7 @@ DEFAULT_FILES = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glo
                  "bindings/python/README.md", "bindings/java/README.md"]
 TIMEOUT = 120
 
-RUN_LANGS = {"console", "shell-session", "c", "cpp", "c++", "python", "py", "pycon", "java"}
+RUN_LANGS = {"console", "shell-session", "c", "cpp", "c++", "go", "python", "py", "pycon", "java"}
 KNOWN_DIRECTIVES = {"skip", "pattern", "c-header", "compile-only"}
 
 

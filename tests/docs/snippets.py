@@ -1,9 +1,10 @@
-"""C, C++, Python and Java snippets of the docs, compiled and run (make test-docs)."""
+"""C, C++, Go, Python and Java snippets of the docs, compiled and run (make test-docs)."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 
 from docblocks import Block, DocError, ROOT
@@ -57,6 +58,27 @@ def check_c(b: Block, env: Env) -> tuple[int, list[str]]:
         return 1, [f"{b.where}: ```{b.lang} program exits with status {r.returncode}:\n{indent(r.stdout)}"]
     if env.verbose:
         print(f"  ok {b.where}: {b.lang} ({r.stdout.strip()[:80]!r})")
+    return 1, []
+
+
+def check_go(b: Block, env: Env) -> tuple[int, list[str]]:
+    """A whole Go program (package main), built in a module of its own that
+    imports github.com/idgen/idgen from this checkout, as tests/goapp does,
+    and run (exit status 0)."""
+    d = tempfile.mkdtemp(dir=env.work, prefix="go-")
+    with open(os.path.join(d, "go.mod"), "w", encoding="utf-8") as f:
+        f.write(f"module docsnippet\n\ngo 1.25.0\n\nrequire github.com/idgen/idgen v0.0.0\n\n"
+                f"replace github.com/idgen/idgen => {ROOT}\n")
+    shutil.copy(os.path.join(ROOT, "tests", "goapp", "go.sum"), os.path.join(d, "go.sum"))
+    with open(os.path.join(d, "main.go"), "w", encoding="utf-8") as f:
+        f.write(b.text + "\n")
+    r = run(["go", "mod", "tidy"], env, d)
+    if r.returncode == 0:
+        r = run(["go", "run", "."], env, d)
+    if r.returncode != 0:
+        return 1, [f"{b.where}: ```go program fails (status {r.returncode}):\n{indent(r.stdout)}\n  as built:\n{numbered(b.text)}"]
+    if env.verbose:
+        print(f"  ok {b.where}: go ({r.stdout.strip()[:80]!r})")
     return 1, []
 
 

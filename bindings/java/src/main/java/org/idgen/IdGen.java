@@ -8,18 +8,21 @@ package org.idgen;
 public final class IdGen {
     private IdGen() {}
 
+    /**
+     * Bytes {@link #format} needs at the most: base 2 writes Long.MAX_VALUE
+     * in 63 digits, and then the NUL. (More than IDGEN_TEXT_MAX, which is
+     * for text ids: the longest is 56 chars.)
+     */
+    private static final int FORMAT_MAX = Long.SIZE;
+
     /** Replaces the default generator (null or "" means the defaults). */
     public static void configure(String config) {
-        Lib.check(Lib.idgen_configure(Lib.cstring(config, "config")));
+        Status.check(Native.LIB.idgen_configure(CString.of(config, "config")));
     }
 
     /** The next id of the default generator. */
     public static long nextId() {
-        long v = Lib.idgen_next_id();
-        if (v < 0) {
-            throw Lib.error(v);
-        }
-        return v;
+        return Status.id(Native.LIB.idgen_next_id());
     }
 
     /** {@code n} strictly increasing ids of the default generator. */
@@ -29,7 +32,7 @@ public final class IdGen {
         }
         long[] out = new long[n];
         if (n > 0) {
-            Lib.check(Lib.idgen_next_ids(out, n));
+            Status.check(Native.LIB.idgen_next_ids(out, n));
         }
         return out;
     }
@@ -37,7 +40,7 @@ public final class IdGen {
     /** The fields of an id of the default generator's layout. */
     public static IdParts decode(long id) {
         long[] p = new long[7];
-        Lib.check(Lib.idgen_decode(id, p));
+        Status.check(Native.LIB.idgen_decode(id, p));
         return IdParts.fromArray(p);
     }
 
@@ -47,9 +50,9 @@ public final class IdGen {
      * so equal-width strings sort like the numbers.
      */
     public static String format(long id, int base, boolean fixedWidth) {
-        byte[] buf = new byte[72];
-        Lib.check(Lib.idgen_format(id, base, fixedWidth ? 1 : 0, buf, buf.length));
-        return Lib.fromC(buf);
+        byte[] buf = new byte[FORMAT_MAX];
+        Status.check(Native.LIB.idgen_format(id, base, fixedWidth ? 1 : 0, buf, buf.length));
+        return CString.read(buf);
     }
 
     /** The id written as text in base 2..62. */
@@ -58,7 +61,7 @@ public final class IdGen {
             throw new IdGenException(ErrorCode.INVALID, "text is null");
         }
         long[] out = new long[1];
-        Lib.check(Lib.idgen_parse(Lib.cstring(text, "text"), base, out));
+        Status.check(Native.LIB.idgen_parse(CString.of(text, "text"), base, out));
         return out[0];
     }
 
@@ -73,9 +76,9 @@ public final class IdGen {
         int cap = 4096;
         while (true) {
             byte[] buf = new byte[cap];
-            long n = Lib.idgen_metrics_text(buf, cap);
+            long n = Native.LIB.idgen_metrics_text(buf, cap);
             if (n < 0) {
-                throw Lib.error(n);
+                throw Status.error(n);
             }
             if (n < cap) {
                 return new String(buf, 0, (int) n, java.nio.charset.StandardCharsets.UTF_8);
@@ -89,6 +92,6 @@ public final class IdGen {
 
     /** The library's version, "MAJOR.MINOR.PATCH". */
     public static String version() {
-        return Lib.idgen_version();
+        return Native.LIB.idgen_version();
     }
 }

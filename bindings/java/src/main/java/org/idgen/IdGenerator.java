@@ -34,7 +34,7 @@ public final class IdGenerator implements AutoCloseable {
 
         @Override
         public void run() {
-            Lib.idgen_close(token);
+            Native.LIB.idgen_close(token);
         }
     }
 
@@ -58,7 +58,7 @@ public final class IdGenerator implements AutoCloseable {
      */
     public static IdGenerator open(String config) {
         long[] out = new long[1];
-        Lib.check(Lib.idgen_open(Lib.cstring(config, "config"), out));
+        Status.check(Native.LIB.idgen_open(CString.of(config, "config"), out));
         return new IdGenerator(out[0]);
     }
 
@@ -73,17 +73,9 @@ public final class IdGenerator implements AutoCloseable {
         return cause != null ? cause : new IdGenException(ErrorCode.CLOSED, "the generator is closed");
     }
 
-    private RuntimeException failure(long status) {
-        return Lib.error(status);
-    }
-
     /** The next id (always &gt;= 0). */
     public long nextId() {
-        long v = Lib.idgen_next(handle());
-        if (v < 0) {
-            throw failure(v);
-        }
-        return v;
+        return Status.id(Native.LIB.idgen_next(handle()));
     }
 
     /** {@code n} strictly increasing ids. */
@@ -105,19 +97,13 @@ public final class IdGenerator implements AutoCloseable {
             handle();
             return;
         }
-        int rc = Lib.idgen_next_batch(handle(), out, out.length);
-        if (rc != 0) {
-            throw failure(rc);
-        }
+        Status.check(Native.LIB.idgen_next_batch(handle(), out, out.length));
     }
 
     /** The fields of an id of this generator's layout. */
     public IdParts decode(long id) {
         long[] p = new long[7];
-        int rc = Lib.idgen_decode_with(handle(), id, p);
-        if (rc != 0) {
-            throw failure(rc);
-        }
+        Status.check(Native.LIB.idgen_decode_with(handle(), id, p));
         return IdParts.fromArray(p);
     }
 
@@ -132,10 +118,7 @@ public final class IdGenerator implements AutoCloseable {
             throw new IdGenException(ErrorCode.INVALID, "parts is null");
         }
         long[] out = new long[1];
-        int rc = Lib.idgen_compose(handle(), parts.toArray(), out);
-        if (rc != 0) {
-            throw failure(rc);
-        }
+        Status.check(Native.LIB.idgen_compose(handle(), parts.toArray(), out));
         return out[0];
     }
 
@@ -151,7 +134,7 @@ public final class IdGenerator implements AutoCloseable {
      * @throws IdGenException as {@link #nextId} does
      */
     public String nextText() {
-        return Lib.idgen_next_text(handle());
+        return TextIds.next(handle());
     }
 
     /**
@@ -172,7 +155,7 @@ public final class IdGenerator implements AutoCloseable {
             throw new IdGenException(ErrorCode.INVALID,
                     "nextUuid: " + config() + " makes no UUIDs; only preset=uuidv7 does (every preset's ids come as text from nextText())");
         }
-        return UUID.fromString(Lib.idgen_next_text(handle()));
+        return UUID.fromString(TextIds.next(handle()));
     }
 
     /**
@@ -188,7 +171,7 @@ public final class IdGenerator implements AutoCloseable {
         if (text == null) {
             throw new IdGenException(ErrorCode.INVALID, "text is null");
         }
-        return Lib.idgen_decode_text(handle(), text);
+        return TextIds.decode(handle(), text);
     }
 
     /**
@@ -201,10 +184,7 @@ public final class IdGenerator implements AutoCloseable {
      */
     public Stats stats() {
         long[] s = new long[Stats.FIELDS];
-        int rc = Lib.idgen_get_stats(handle(), s);
-        if (rc != 0) {
-            throw failure(rc);
-        }
+        Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
         return Stats.fromArray(s);
     }
 
@@ -212,14 +192,14 @@ public final class IdGenerator implements AutoCloseable {
     public String config() {
         for (int cap = 512; ; cap *= 4) {
             byte[] buf = new byte[cap];
-            int rc = Lib.idgen_config_string(handle(), buf, cap);
+            int rc = Native.LIB.idgen_config_string(handle(), buf, cap);
             if (rc == ErrorCode.RANGE.code() && cap < (1 << 20)) {
                 continue;
             }
             if (rc != 0) {
-                throw failure(rc);
+                throw Status.error(rc);
             }
-            return Lib.fromC(buf);
+            return CString.read(buf);
         }
     }
 

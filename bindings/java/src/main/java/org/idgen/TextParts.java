@@ -1,9 +1,12 @@
 package org.idgen;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteOrder;
 import java.time.Instant;
 import java.util.Arrays;
 
@@ -29,11 +32,19 @@ public record TextParts(long id, long unixMs, long sequence, long pid, long load
         return unixMs < 0 ? null : Instant.ofEpochMilli(unixMs);
     }
 
+    /** Offsets in idgen_text_parts (x86-64): five int64, then addr_len, then addr[16]. */
+    private static final int ID = 0, UNIX_MS = 8, SEQUENCE = 16, PID = 24, LOADER_HASH = 32, ADDR_LEN = 40, ADDR = 44;
+
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
     /**
-     * The record for idgen_text_parts' fields; the struct's address bytes
-     * are buf[off, off + addrLen) (only those are read).
+     * The record for an idgen_text_parts: its {@link Native#TEXT_PARTS_SIZE}
+     * bytes as the library wrote them (native byte order). Both backends'
+     * text-id calls come here.
      */
-    static TextParts of(long id, long unixMs, long sequence, long pid, long loaderHash, int addrLen, byte[] buf, int off) {
+    static TextParts read(byte[] s) {
+        int addrLen = (int) INT.get(s, ADDR_LEN);
         InetAddress ip = null;
         String mac = null;
         try {
@@ -41,14 +52,14 @@ public record TextParts(long id, long unixMs, long sequence, long pid, long load
                 case 0:
                     break;
                 case 4:
-                    ip = InetAddress.getByAddress(Arrays.copyOfRange(buf, off, off + 4));
+                    ip = InetAddress.getByAddress(Arrays.copyOfRange(s, ADDR, ADDR + 4));
                     break;
                 case 16:
                     // Never an Inet4Address, even for ::ffff:a.b.c.d: the id holds 16 bytes.
-                    ip = Inet6Address.getByAddress(null, Arrays.copyOfRange(buf, off, off + 16), -1);
+                    ip = Inet6Address.getByAddress(null, Arrays.copyOfRange(s, ADDR, ADDR + 16), -1);
                     break;
                 case 6:
-                    mac = macText(buf, off);
+                    mac = macText(s, ADDR);
                     break;
                 default:
                     throw new IdGenException(ErrorCode.INTERNAL, "idgen_text_parts.addr_len is " + addrLen + "; want 0, 4, 6 or 16");
@@ -56,7 +67,8 @@ public record TextParts(long id, long unixMs, long sequence, long pid, long load
         } catch (UnknownHostException e) {
             throw new IdGenException(ErrorCode.INTERNAL, "idgen_text_parts.addr: " + e.getMessage());
         }
-        return new TextParts(id, unixMs, sequence, pid, loaderHash, ip, mac);
+        return new TextParts((long) LONG.get(s, ID), (long) LONG.get(s, UNIX_MS), (long) LONG.get(s, SEQUENCE),
+                (long) LONG.get(s, PID), (long) LONG.get(s, LOADER_HASH), ip, mac);
     }
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();

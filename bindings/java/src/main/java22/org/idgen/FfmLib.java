@@ -1,6 +1,7 @@
 package org.idgen;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,9 +16,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * The library for the java.lang.foreign backend: found, loaded and linked
- * ({@link #handle}), and what every downcall shares (turning a Throwable
- * into an unchecked exception, reading a C string).
+ * The library for {@link FfmNative}: found, loaded and linked ({@link
+ * #handle}), and what every downcall shares: {@link #call}, the one shape of
+ * a downcall here (a confined arena when it needs memory, the invocation, a
+ * Throwable turned unchecked), and the C strings going in and out.
  *
  * <p>The library is the file named by idgen.library or $IDGEN_LIBRARY, else
  * {@code linux-x86-64/libidgen.so} inside the jar, copied to a temporary
@@ -44,7 +46,7 @@ final class FfmLib {
     private static final SymbolLookup LOOKUP;
 
     static {
-        String configured = Lib.configuredPath();
+        String configured = Native.configuredPath();
         if (configured != null) {
             PATH = configured;
             LOOKUP = SymbolLookup.libraryLookup(Path.of(configured), Arena.global());
@@ -83,8 +85,33 @@ final class FfmLib {
         return Linker.nativeLinker().downcallHandle(sym, fd);
     }
 
-    /** What a downcall threw, as an unchecked exception (Errors are thrown as they are). */
-    static RuntimeException rethrow(Throwable t) {
+    /**
+     * A downcall's body: arena is a confined arena if {@link #call} was asked
+     * for memory, else null; x is call's argument of that name, there so
+     * that a hot call's lambda captures nothing (and so allocates nothing).
+     */
+    @FunctionalInterface
+    interface Body {
+        long run(Arena arena, long x) throws Throwable;
+    }
+
+    /**
+     * Runs body (a downcall, with what goes in and out of it) with a confined
+     * arena when memory is true, closed when body returns; what it throws
+     * comes out unchecked (Errors and RuntimeExceptions as they are,
+     * anything else as INTERNAL). Every call of {@link FfmNative} comes
+     * through here. Small enough that the JIT inlines it into every caller,
+     * and with it body and the downcall.
+     */
+    static long call(boolean memory, long x, Body body) {
+        try {
+            return memory ? inArena(x, body) : body.run(null, x);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    private static RuntimeException unchecked(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }
@@ -94,13 +121,35 @@ final class FfmLib {
         return new IdGenException(ErrorCode.INTERNAL, "native call failed: " + t);
     }
 
-    /** A library-owned C string: NUL-terminated, of unknown length. */
-    static String string(MemorySegment p) {
-        return p.equals(MemorySegment.NULL) ? null : p.reinterpret(Long.MAX_VALUE).getString(0);
+    private static long inArena(long x, Body body) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            return body.run(arena, x);
+        }
     }
 
-    /** b (a NUL-terminated string from {@link Lib#cstring}) in a, or NULL for null. */
+    /** A library-owned C string at address: NUL-terminated, of unknown length; null for NULL. */
+    static String string(long address) {
+        return address == 0 ? null : MemorySegment.ofAddress(address).reinterpret(Long.MAX_VALUE).getString(0);
+    }
+
+    /** b (NUL-terminated, from {@link CString#of}) in a, or NULL for null. */
     static MemorySegment bytes(Arena a, byte[] b) {
         return b == null ? MemorySegment.NULL : a.allocateFrom(JAVA_BYTE, b);
+    }
+
+    /** rc; when it is 0, n int64 of from first copied into to. */
+    static int copy(int rc, MemorySegment from, long[] to, long n) {
+        if (rc == 0) {
+            MemorySegment.copy(from, JAVA_LONG, 0, to, 0, (int) n);
+        }
+        return rc;
+    }
+
+    /** rc; when it is 0, n bytes of from first copied into to. */
+    static int copy(int rc, MemorySegment from, byte[] to, long n) {
+        if (rc == 0) {
+            MemorySegment.copy(from, JAVA_BYTE, 0, to, 0, (int) n);
+        }
+        return rc;
     }
 }

@@ -24,10 +24,10 @@ import org.apache.rocketmq.common.message.MessageClientIDSetter;
 public final class Bench {
     static final int ROUNDS = 7;
 
-    /** The bare call, direct-mapped exactly as Lib maps idgen_next. */
+    /** The bare call, direct-mapped as JnaNative maps idgen_next. */
     static final class Noop {
         static {
-            Native.register(Noop.class, JnaBackend.LIBRARY);
+            Native.register(Noop.class, JnaNative.LIBRARY);
         }
 
         static native long idgen_bench_noop1(long p);
@@ -36,7 +36,7 @@ public final class Bench {
     /** idgen_next_batch called straight through JNA into native memory: C's own batch cost plus one call. */
     static final class CBatch {
         static {
-            Native.register(CBatch.class, JnaBackend.LIBRARY);
+            Native.register(CBatch.class, JnaNative.LIBRARY);
         }
 
         static native int idgen_open(byte[] config, long[] out);
@@ -95,32 +95,28 @@ public final class Bench {
         return c[c.length / 2];
     }
 
-    static double nsPerCall(LongSupplier f, int n) {
+    /** What meter counts per call of f, over n calls. */
+    static double perCall(LongSupplier f, int n, LongSupplier meter) {
         long sink = 0;
-        long t = System.nanoTime();
+        long before = meter.getAsLong();
         for (int i = 0; i < n; i++) {
             sink += f.getAsLong();
         }
-        double ns = (System.nanoTime() - t) / (double) n;
+        double v = (meter.getAsLong() - before) / (double) n;
         if (sink == 42) {
             System.out.print("");
         }
-        return ns;
+        return v;
+    }
+
+    static double nsPerCall(LongSupplier f, int n) {
+        return perCall(f, n, System::nanoTime);
     }
 
     /** Heap bytes this thread allocates per call of f (after the JIT has warmed up). */
     static double bytesPerCall(LongSupplier f, int n) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long sink = 0;
-        long before = mx.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < n; i++) {
-            sink += f.getAsLong();
-        }
-        double b = (mx.getCurrentThreadAllocatedBytes() - before) / (double) n;
-        if (sink == 42) {
-            System.out.print("");
-        }
-        return b;
+        return perCall(f, n, mx::getCurrentThreadAllocatedBytes);
     }
 
     static double utilisation(IdGenerator g, double secs) {
@@ -137,15 +133,15 @@ public final class Bench {
         return (n + 4096) / (ticks * 4096.0);
     }
 
-    /** On JDK 22+: FfmBackend's downcall to idgen_bench_noop1 (bench build only), linked as idgen_next is. */
+    /** On JDK 22+: FfmNative's downcall to idgen_bench_noop1 (bench build only), linked as idgen_next is. */
     static final MethodHandle FFM_NOOP = ffmNoop();
 
     static MethodHandle ffmNoop() {
-        if (!Lib.backend().equals("ffm")) {
+        if (!org.idgen.Native.LIB.name().equals("ffm")) {
             return null;
         }
         try {
-            return MethodHandles.lookup().findStatic(Class.forName("org.idgen.FfmBackend"), "benchNoop1", MethodType.methodType(long.class, long.class));
+            return MethodHandles.lookup().findStatic(Class.forName("org.idgen.FfmNative"), "benchNoop1", MethodType.methodType(long.class, long.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
@@ -162,6 +158,31 @@ public final class Bench {
     /** A use of a text id that needs its last char written, the same for every candidate. */
     static long use(String s) {
         return s.charAt(s.length() - 1);
+    }
+
+    /**
+     * ROUNDS rounds (after a warm-up): ns per call of each of fs (n calls;
+     * n/4 for the two capped at 4096 ids/ms), then a row of ns per id of
+     * unc.nextIds(long[65536]) and a row of sf's sustained utilisation.
+     */
+    static double[][] rounds(LongSupplier[] fs, int n, IdGenerator unc, IdGenerator sf) {
+        for (LongSupplier f : fs) {
+            nsPerCall(f, n); // warm up the JIT
+        }
+        double[][] r = new double[fs.length + 2][ROUNDS];
+        long[] big = new long[1 << 16];
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int k = 0; k < fs.length; k++) {
+                r[k][round] = nsPerCall(fs[k], k == 2 || k == 3 ? n / 4 : n);
+            }
+            long t = System.nanoTime();
+            for (int i = 0; i < 64; i++) {
+                unc.nextIds(big);
+            }
+            r[fs.length][round] = (System.nanoTime() - t) / (64.0 * big.length);
+            r[fs.length + 1][round] = utilisation(sf, 0.5);
+        }
+        return r;
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -181,23 +202,8 @@ public final class Bench {
         };
         int rqLen = rq.nextText().length();
         int n = 1_000_000;
-        for (LongSupplier f : fs) {
-            nsPerCall(f, n); // warm up the JIT
-        }
         int batchRow = fs.length, utilRow = fs.length + 1;
-        double[][] r = new double[fs.length + 2][ROUNDS];
-        long[] big = new long[1 << 16];
-        for (int round = 0; round < ROUNDS; round++) {
-            for (int k = 0; k < fs.length; k++) {
-                r[k][round] = nsPerCall(fs[k], k == 2 || k == 3 ? n / 4 : n);
-            }
-            long t = System.nanoTime();
-            for (int i = 0; i < 64; i++) {
-                unc.nextIds(big);
-            }
-            r[batchRow][round] = (System.nanoTime() - t) / (64.0 * big.length);
-            r[utilRow][round] = utilisation(sf, 0.5);
-        }
+        double[][] r = rounds(fs, n, unc, sf);
         double bare = median(r[0]), next = median(r[1]), sfNext = median(r[2]), hu = median(r[3]), uuid = median(r[4]);
         double text62 = median(r[5]), rqText = median(r[6]), rqUpstream = median(r[7]);
         double v7 = median(r[8]), ulid = median(r[9]);

@@ -27,15 +27,15 @@ class IdGeneratorTest {
     @Test
     void loadsTheLibraryFromTheJar() {
         assertEquals("0.1.0", IdGen.version());
-        String where = Lib.libraryPath();
+        String where = Native.LIB.libraryPath();
         assertTrue(where.contains("jna") || where.contains("idgen"), where);
         // JDK 22+ runs the java.lang.foreign classes of the multi-release jar; 17-21 JNA.
         String want = Runtime.version().feature() >= 22 ? "ffm" : "jna";
-        assertEquals(want, Lib.backend(), "backend on JDK " + Runtime.version());
-        assertTrue(Lib.class.getResource("/linux-x86-64/libidgen.so").toString().startsWith("jar:"),
+        assertEquals(want, Native.LIB.name(), "backend on JDK " + Runtime.version());
+        assertTrue(Native.class.getResource("/linux-x86-64/libidgen.so").toString().startsWith("jar:"),
                 "the library comes from inside the jar");
         // The backend is picked by the multi-release jar's Backends class.
-        String picker = Lib.class.getResource("Backends.class").toString();
+        String picker = Native.class.getResource("Backends.class").toString();
         assertEquals(Runtime.version().feature() >= 22, picker.contains("META-INF/versions/22/"), picker);
     }
 
@@ -180,7 +180,7 @@ class IdGeneratorTest {
         assertEquals(ErrorCode.INTERNAL, ErrorCode.of(-12345));
         for (ErrorCode code : ErrorCode.values()) {
             assertEquals(code, ErrorCode.of(code.code()));
-            assertTrue(!Lib.idgen_strerror(code.code()).equals("unknown status"));
+            assertTrue(!Native.LIB.idgen_strerror(code.code()).equals("unknown status"));
         }
     }
 
@@ -241,6 +241,9 @@ class IdGeneratorTest {
         assertEquals("000000000000z", IdGen.format(35, 36, true));
         assertEquals(SEED_004, IdGen.parse("15G63YLn9Ae", 62));
         assertEquals(Long.MAX_VALUE, IdGen.parse(IdGen.format(Long.MAX_VALUE, 36, false), 36));
+        // Base 2 is the longest text: 63 digits, more than IDGEN_TEXT_MAX holds.
+        assertEquals(Long.toBinaryString(Long.MAX_VALUE), IdGen.format(Long.MAX_VALUE, 2, false));
+        assertEquals(63, IdGen.format(1, 2, true).length());
         assertEquals(ErrorCode.RANGE, assertThrows(IdGenException.class, () -> IdGen.parse("zzzzzzzzzzzz", 62)).code());
         assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, () -> IdGen.parse("", 62)).code());
         assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, () -> IdGen.parse(null, 62)).code());

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +34,18 @@ class TextIdTest {
             sb.append(String.format("%02X", x));
         }
         return sb.toString();
+    }
+
+    @Test
+    void textBuffersAreIdgenTextMax() throws IOException {
+        // The binding sizes every text buffer with Native.TEXT_MAX: it must be the header's.
+        String h = Files.readString(Path.of("../../include/idgen.h"));
+        Matcher m = Pattern.compile("#define IDGEN_TEXT_MAX (\\d+)").matcher(h);
+        assertTrue(m.find(), "IDGEN_TEXT_MAX in include/idgen.h");
+        assertEquals(Integer.parseInt(m.group(1)), Native.TEXT_MAX);
+        try (IdGenerator g = IdGenerator.open("preset=rocketmq ip=2001:db8::1")) {
+            assertEquals(Native.TEXT_MAX - 1, g.nextText().length(), "the longest text id fills it");
+        }
     }
 
     @Test

@@ -40,8 +40,8 @@ class XcheckJniTest {
     @Test
     void xcheckJniFindsNothingOfIdgens() throws IOException {
         String log = System.getProperty("idgen.vmlog");
-        if (!Lib.backend().equals("jna") || log == null) {
-            assertEquals("ffm", Lib.backend(), "the JNA run must have -Xcheck:jni and its log");
+        if (!Native.LIB.name().equals("jna") || log == null) {
+            assertEquals("ffm", Native.LIB.name(), "the JNA run must have -Xcheck:jni and its log");
             return;
         }
         // Every JNA entry point once, errors included.

@@ -83,9 +83,9 @@ func idSlice(out *C.int64_t, n C.size_t) ([]int64, C.int) {
 //export idgenGoNextBatch
 func idgenGoNextBatch(h C.uintptr_t, out *C.int64_t, n C.size_t) (rc C.int) {
 	defer guard(&rc)
-	g := lookup(uintptr(h))
+	g, bad := live(h)
 	if g == nil {
-		return closedHandle(h)
+		return bad
 	}
 	buf, rc := idSlice(out, n)
 	if rc != C.IDGEN_OK || buf == nil {
@@ -115,39 +115,44 @@ func decodeInto(p idgen.Parts, err error, out *C.idgen_parts) C.int {
 	return C.IDGEN_OK
 }
 
-//export idgenGoDecode
-func idgenGoDecode(h C.uintptr_t, id C.int64_t, out *C.idgen_parts) (rc C.int) {
+// withGen runs f on the generator of a live handle, guarded as every
+// export is; a closed or made-up handle is IDGEN_ECLOSED.
+func withGen(h C.uintptr_t, f func(g *idgen.Generator) C.int) (rc C.int) {
 	defer guard(&rc)
-	g := lookup(uintptr(h))
+	g, bad := live(h)
 	if g == nil {
-		return closedHandle(h)
+		return bad
 	}
-	if out == nil {
-		return invalid("out is NULL")
-	}
-	p, err := g.Decode(int64(id))
-	return decodeInto(p, err, out)
+	return f(g)
+}
+
+//export idgenGoDecode
+func idgenGoDecode(h C.uintptr_t, id C.int64_t, out *C.idgen_parts) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		if out == nil {
+			return invalid("out is NULL")
+		}
+		p, err := g.Decode(int64(id))
+		return decodeInto(p, err, out)
+	})
 }
 
 //export idgenGoCompose
-func idgenGoCompose(h C.uintptr_t, in *C.idgen_parts, out *C.int64_t) (rc C.int) {
-	defer guard(&rc)
-	g := lookup(uintptr(h))
-	if g == nil {
-		return closedHandle(h)
-	}
-	if in == nil || out == nil {
-		return invalid("in and out must not be NULL")
-	}
-	id, err := g.Compose(idgen.Parts{
-		UnixMs: int64(in.unix_ms), Time: int64(in.time), Epoch: int64(in.epoch),
-		Datacenter: int64(in.datacenter), Worker: int64(in.worker), Sequence: int64(in.sequence),
+func idgenGoCompose(h C.uintptr_t, in *C.idgen_parts, out *C.int64_t) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		if in == nil || out == nil {
+			return invalid("in and out must not be NULL")
+		}
+		id, err := g.Compose(idgen.Parts{
+			UnixMs: int64(in.unix_ms), Time: int64(in.time), Epoch: int64(in.epoch),
+			Datacenter: int64(in.datacenter), Worker: int64(in.worker), Sequence: int64(in.sequence),
+		})
+		if err != nil {
+			return fail(err)
+		}
+		*out = C.int64_t(id)
+		return C.IDGEN_OK
 	})
-	if err != nil {
-		return fail(err)
-	}
-	*out = C.int64_t(id)
-	return C.IDGEN_OK
 }
 
 // copyString writes s and a NUL into buf[0..cap).
@@ -166,37 +171,31 @@ func copyString(s string, buf *C.char, capacity C.size_t) C.int {
 }
 
 //export idgenGoConfigString
-func idgenGoConfigString(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
-	defer guard(&rc)
-	g := lookup(uintptr(h))
-	if g == nil {
-		return closedHandle(h)
-	}
-	return copyString(g.Config(), buf, capacity)
+func idgenGoConfigString(h C.uintptr_t, buf *C.char, capacity C.size_t) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		return copyString(g.Config(), buf, capacity)
+	})
 }
 
 //export idgenGoStats
-func idgenGoStats(h C.uintptr_t, out *C.idgen_stats, size C.size_t) (rc C.int) {
-	defer guard(&rc)
-	g := lookup(uintptr(h))
-	if g == nil {
-		return closedHandle(h)
-	}
-	if out == nil {
-		return invalid("out is NULL")
-	}
-	st := g.Stats()
-	full := C.idgen_stats{
-		issued: C.int64_t(st.Issued), tick_waits: C.int64_t(st.TickWaits), clock_backs: C.int64_t(st.ClockBacks),
-		drift_ms: C.int64_t(st.DriftMs), lease_state: C.int64_t(st.LeaseState),
-		datacenter: C.int64_t(st.Datacenter), worker: C.int64_t(st.Worker),
-		fence_unix_ms: C.int64_t(st.FenceUnixMs), renewed_unix_ms: C.int64_t(st.RenewedUnixMs),
-		renewals: C.int64_t(st.Renewals), renewal_failures: C.int64_t(st.RenewalFailures),
-		leases_taken: C.int64_t(st.LeasesTaken), skew_ms: C.int64_t(st.SkewMs), segment_left: C.int64_t(st.SegmentLeft),
-	}
-	n := min(uintptr(size), unsafe.Sizeof(full))
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(out)), n), unsafe.Slice((*byte)(unsafe.Pointer(&full)), n))
-	return C.IDGEN_OK
+func idgenGoStats(h C.uintptr_t, out *C.idgen_stats, size C.size_t) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		if out == nil {
+			return invalid("out is NULL")
+		}
+		st := g.Stats()
+		full := C.idgen_stats{
+			issued: C.int64_t(st.Issued), tick_waits: C.int64_t(st.TickWaits), clock_backs: C.int64_t(st.ClockBacks),
+			drift_ms: C.int64_t(st.DriftMs), lease_state: C.int64_t(st.LeaseState),
+			datacenter: C.int64_t(st.Datacenter), worker: C.int64_t(st.Worker),
+			fence_unix_ms: C.int64_t(st.FenceUnixMs), renewed_unix_ms: C.int64_t(st.RenewedUnixMs),
+			renewals: C.int64_t(st.Renewals), renewal_failures: C.int64_t(st.RenewalFailures),
+			leases_taken: C.int64_t(st.LeasesTaken), skew_ms: C.int64_t(st.SkewMs), segment_left: C.int64_t(st.SegmentLeft),
+		}
+		n := min(uintptr(size), unsafe.Sizeof(full))
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(out)), n), unsafe.Slice((*byte)(unsafe.Pointer(&full)), n))
+		return C.IDGEN_OK
+	})
 }
 
 //export idgenGoConfigure
@@ -267,27 +266,24 @@ func idgenGoParse(text *C.char, base C.int, out *C.int64_t) (rc C.int) {
 }
 
 //export idgenGoNextText
-func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
-	defer guard(&rc)
-	g := lookup(uintptr(h))
-	if g == nil {
-		return closedHandle(h)
-	}
-	if buf == nil {
-		return invalid("buf is NULL")
-	}
-	need := g.TextLen() + 1
-	if uint64(capacity) < uint64(need) {
-		setError(fmt.Sprintf("cap = %d cannot hold this generator's longest text and its NUL (%d bytes); nothing was consumed", uint64(capacity), need))
-		return C.IDGEN_ERANGE
-	}
-	dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), need)
-	text, err := g.AppendText(dst[:0])
-	if err != nil {
-		return fail(err)
-	}
-	dst[len(text)] = 0
-	return C.int(len(text))
+func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		if buf == nil {
+			return invalid("buf is NULL")
+		}
+		need := g.TextLen() + 1
+		if uint64(capacity) < uint64(need) {
+			setError(fmt.Sprintf("cap = %d cannot hold this generator's longest text and its NUL (%d bytes); nothing was consumed", uint64(capacity), need))
+			return C.IDGEN_ERANGE
+		}
+		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), need)
+		text, err := g.AppendText(dst[:0])
+		if err != nil {
+			return fail(err)
+		}
+		dst[len(text)] = 0
+		return C.int(len(text))
+	})
 }
 
 // maxTextIn bounds how much of a text idgen_decode_text reads: no id is
@@ -295,30 +291,27 @@ func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) (rc C.int) {
 const maxTextIn = 256
 
 //export idgenGoDecodeText
-func idgenGoDecodeText(h C.uintptr_t, text *C.char, out *C.idgen_text_parts) (rc C.int) {
-	defer guard(&rc)
-	g := lookup(uintptr(h))
-	if g == nil {
-		return closedHandle(h)
-	}
-	if text == nil || out == nil {
-		return invalid("text and out must not be NULL")
-	}
-	n := C.strnlen(text, maxTextIn+1)
-	if n > maxTextIn {
-		return invalid("text is longer than %d bytes; no id is", maxTextIn)
-	}
-	p, err := g.DecodeText(C.GoStringN(text, C.int(n)))
-	if err != nil {
-		return fail(err)
-	}
-	var r C.idgen_text_parts
-	r.id, r.unix_ms, r.sequence = C.int64_t(p.ID), C.int64_t(p.UnixMs), C.int64_t(p.Sequence)
-	r.pid, r.loader_hash = C.int64_t(p.PID), C.int64_t(p.LoaderHash)
-	r.addr_len = C.int32_t(len(p.Addr))
-	for i, b := range p.Addr {
-		r.addr[i] = C.uint8_t(b)
-	}
-	*out = r
-	return C.IDGEN_OK
+func idgenGoDecodeText(h C.uintptr_t, text *C.char, out *C.idgen_text_parts) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		if text == nil || out == nil {
+			return invalid("text and out must not be NULL")
+		}
+		n := C.strnlen(text, maxTextIn+1)
+		if n > maxTextIn {
+			return invalid("text is longer than %d bytes; no id is", maxTextIn)
+		}
+		p, err := g.DecodeText(C.GoStringN(text, C.int(n)))
+		if err != nil {
+			return fail(err)
+		}
+		var r C.idgen_text_parts
+		r.id, r.unix_ms, r.sequence = C.int64_t(p.ID), C.int64_t(p.UnixMs), C.int64_t(p.Sequence)
+		r.pid, r.loader_hash = C.int64_t(p.PID), C.int64_t(p.LoaderHash)
+		r.addr_len = C.int32_t(len(p.Addr))
+		for i, b := range p.Addr {
+			r.addr[i] = C.uint8_t(b)
+		}
+		*out = r
+		return C.IDGEN_OK
+	})
 }

@@ -1,5 +1,11 @@
 package main
 
+/*
+#include <stdint.h>
+#include "idgen.h"
+*/
+import "C"
+
 import (
 	"sync"
 	"sync/atomic"
@@ -68,6 +74,15 @@ func lookup(token uintptr) *idgen.Generator {
 		return nil
 	}
 	return e.g
+}
+
+// live is the generator of a live token, or nil and the status for a
+// closed or made-up one (the message set).
+func live(h C.uintptr_t) (*idgen.Generator, C.int) {
+	if g := lookup(uintptr(h)); g != nil {
+		return g, C.IDGEN_OK
+	}
+	return nil, closedHandle(h)
 }
 
 // unregister removes a live token and returns its generator (nil if the

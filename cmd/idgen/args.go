@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/idgen/idgen/internal/config"
 )
 
 // opts are the parsed command line.
@@ -52,6 +54,14 @@ func (o *opts) checkFlags() error {
 	return nil
 }
 
+// spec is the configuration of a word that takes no arguments.
+func (o *opts) spec() (*config.Spec, error) {
+	if len(o.args) > 0 {
+		return nil, usageError{o.word + " takes no arguments"}
+	}
+	return config.Parse(o.config)
+}
+
 var words = map[string]string{
 	"next":    "idgen next [-n N] [-c CONFIG]: print N new ids, one per line",
 	"decode":  "idgen decode [-c CONFIG] [--json] [ID ...]: print the fields of ids (decimal or 0x hex; stdin lines when none)",
@@ -77,27 +87,15 @@ func (e usageError) Error() string { return e.msg }
 
 func parseArgs(argv []string) (*opts, error) {
 	o := &opts{n: 1, base: 62}
-	value := func(i *int, name string) (string, error) {
-		if *i+1 >= len(argv) {
-			return "", usageError{name + " needs a value"}
-		}
-		*i++
-		return argv[*i], nil
-	}
 	for i := 0; i < len(argv); i++ {
 		a := argv[i]
-		name, val, hasVal := strings.Cut(a, "=")
 		if !strings.HasPrefix(a, "-") || a == "-" || len(a) > 1 && a[1] >= '0' && a[1] <= '9' {
-			if o.word == "" {
-				if _, ok := words[a]; !ok {
-					return nil, usageError{fmt.Sprintf("unknown word %q", a)}
-				}
-				o.word = a
-			} else {
-				o.args = append(o.args, a)
+			if err := o.operand(a); err != nil {
+				return nil, err
 			}
 			continue
 		}
+		name, val, hasVal := strings.Cut(a, "=")
 		if !hasVal {
 			name = a
 		}
@@ -105,55 +103,79 @@ func parseArgs(argv []string) (*opts, error) {
 			if hasVal {
 				return val, nil
 			}
-			return value(&i, name)
-		}
-		var err error
-		flag := map[string]string{"--config": "-c", "--base": "-b"}[name]
-		if flag == "" {
-			flag = name
-		}
-		switch name {
-		case "-h", "--help":
-			o.help = true
-			flag = ""
-		case "-c", "--config":
-			o.config, err = get()
-			o.hasCfg = true
-		case "-n":
-			var s string
-			if s, err = get(); err == nil {
-				o.n, err = strconv.ParseInt(s, 10, 64)
-				if err != nil || o.n < 0 {
-					err = usageError{fmt.Sprintf("-n wants a whole number >= 0, got %q", s)}
-				}
+			if i+1 >= len(argv) {
+				return "", usageError{name + " needs a value"}
 			}
-		case "--json":
-			o.json = true
-		case "--svg":
-			o.svg, err = get()
-		case "-b", "--base":
-			var s string
-			if s, err = get(); err == nil {
-				b, e := strconv.Atoi(s)
-				if e != nil {
-					err = usageError{fmt.Sprintf("-b wants a number from 2 to 62, got %q", s)}
-				}
-				o.base = b
-			}
-		case "--fixed":
-			o.fixed = true
-		default:
-			return nil, usageError{fmt.Sprintf("unknown flag %s", name)}
+			i++
+			return argv[i], nil
 		}
-		if err != nil {
+		if err := o.flag(name, get); err != nil {
 			return nil, err
-		}
-		if flag != "" {
-			o.flags = append(o.flags, flag)
 		}
 	}
 	if !o.hasCfg {
 		o.config = os.Getenv("IDGEN_CONFIG")
 	}
 	return o, nil
+}
+
+// operand takes the word, then the word's arguments.
+func (o *opts) operand(a string) error {
+	if o.word != "" {
+		o.args = append(o.args, a)
+		return nil
+	}
+	if _, ok := words[a]; !ok {
+		return usageError{fmt.Sprintf("unknown word %q", a)}
+	}
+	o.word = a
+	return nil
+}
+
+// flag reads one flag (its value from get) and records it by its
+// canonical name.
+func (o *opts) flag(name string, get func() (string, error)) (err error) {
+	var s string
+	switch name {
+	case "-h", "--help":
+		o.help = true
+		return nil
+	case "-c", "--config":
+		o.config, err = get()
+		o.hasCfg = true
+	case "-n":
+		if s, err = get(); err == nil {
+			o.n, err = strconv.ParseInt(s, 10, 64)
+			if err != nil || o.n < 0 {
+				err = usageError{fmt.Sprintf("-n wants a whole number >= 0, got %q", s)}
+			}
+		}
+	case "--json":
+		o.json = true
+	case "--svg":
+		o.svg, err = get()
+	case "-b", "--base":
+		if s, err = get(); err == nil {
+			var e error
+			if o.base, e = strconv.Atoi(s); e != nil {
+				err = usageError{fmt.Sprintf("-b wants a number from 2 to 62, got %q", s)}
+			}
+		}
+	case "--fixed":
+		o.fixed = true
+	default:
+		return usageError{fmt.Sprintf("unknown flag %s", name)}
+	}
+	if err == nil {
+		o.flags = append(o.flags, canonical(name))
+	}
+	return err
+}
+
+// canonical is a flag's short name: --config is -c, --base is -b.
+func canonical(name string) string {
+	if short, ok := map[string]string{"--config": "-c", "--base": "-b"}[name]; ok {
+		return short
+	}
+	return name
 }

@@ -1,5 +1,7 @@
 package main
 
+// idgen explain: the bit layout drawn, its limits, and an SVG of it.
+
 import (
 	"bufio"
 	"fmt"
@@ -12,12 +14,33 @@ import (
 	"github.com/idgen/idgen/internal/layout"
 )
 
-// rfc3339 prints unix ms as RFC 3339, or says it lies beyond year 9999.
-func rfc3339(ms int64) string {
-	if ms < 0 || ms > 253402300799999 {
-		return fmt.Sprintf("%d ms since 1970 (beyond year 9999)", ms)
+func cmdExplain(o *opts, w *bufio.Writer) error {
+	c, err := o.spec()
+	if err != nil {
+		return err
 	}
-	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
+	if c.Scheme == config.SchemeSegment {
+		return explainSegment(c, o.svg != "", w) // without taking a segment
+	}
+	g, c, err := openNoLease(c)
+	if err != nil {
+		return err
+	}
+	g.Close()
+	if c.Scheme.IsText() {
+		if o.svg != "" {
+			return errNoLayout(c)
+		}
+		w.WriteString(textExplain(c))
+		return nil
+	}
+	w.WriteString(explainText(c))
+	if o.svg != "" {
+		if err := os.WriteFile(o.svg, []byte(explainSVG(c)), 0o644); err != nil {
+			return fmt.Errorf("--svg: %w", err)
+		}
+	}
+	return nil
 }
 
 // letters draw each field in the bar.
@@ -30,19 +53,28 @@ var letters = map[layout.FieldKind]byte{
 // same text (bindings/python/tests/test_cli.py compares them).
 func explainText(c *config.Spec) string {
 	var b strings.Builder
+	drawLayout(&b, c)
+	b.WriteByte('\n')
+	writeLimits(&b, c)
+	return b.String()
+}
+
+// drawLayout writes the configuration's line, the bar of 64 bits and a
+// line per field.
+func drawLayout(b *strings.Builder, c *config.Spec) {
 	l := &c.Layout
-	fmt.Fprintf(&b, "preset=%s layout=%s", c.Preset, l)
+	fmt.Fprintf(b, "preset=%s layout=%s", c.Preset, l)
 	if c.Scheme != config.SchemeZxid {
-		fmt.Fprintf(&b, " unit=%s epoch=%s", config.FormatUnit(c.Unit), rfc3339(c.EpochMs))
+		fmt.Fprintf(b, " unit=%s epoch=%s", config.FormatUnit(c.Unit), rfc3339(c.EpochMs))
 	}
 	b.WriteString("\n\n")
 	bar := []byte(strings.Repeat("0", 64-int(l.Bits())))
 	for _, f := range l.Fields {
 		bar = append(bar, strings.Repeat(string(letters[f.Kind]), int(f.Width))...)
 	}
-	fmt.Fprintf(&b, "  63%s0\n  |%s|\n", strings.Repeat(" ", 60), bar)
+	fmt.Fprintf(b, "  63%s0\n  |%s|\n", strings.Repeat(" ", 60), bar)
 	if 64-l.Bits() > 0 {
-		fmt.Fprintf(&b, "  bits %2d..%-2d  %-10s %2d bit%s  always 0 (ids are never negative)\n", 63, l.Bits(), "-", 64-l.Bits(), plural(64-l.Bits()))
+		fmt.Fprintf(b, "  bits %2d..%-2d  %-10s %2d bit%s  always 0 (ids are never negative)\n", 63, l.Bits(), "-", 64-l.Bits(), plural(64-l.Bits()))
 	}
 	for _, f := range l.Fields {
 		hi := f.Shift + f.Width - 1
@@ -56,9 +88,14 @@ func explainText(c *config.Spec) string {
 		case layout.FieldSeq:
 			desc = fmt.Sprintf("0..%d per tick", f.Max())
 		}
-		fmt.Fprintf(&b, "  bits %2d..%-2d  %-10s %2d bit%s  %s\n", hi, f.Shift, f.Kind, f.Width, plural(f.Width), desc)
+		fmt.Fprintf(b, "  bits %2d..%-2d  %-10s %2d bit%s  %s\n", hi, f.Shift, f.Kind, f.Width, plural(f.Width), desc)
 	}
-	b.WriteByte('\n')
+}
+
+// writeLimits writes how many ids, how many workers, and when the time
+// field runs out.
+func writeLimits(b *strings.Builder, c *config.Spec) {
+	l := &c.Layout
 	workers, dcs := int64(1), int64(1)
 	if f, ok := l.Field(layout.FieldWorker); ok {
 		workers = f.Max() + 1
@@ -71,30 +108,29 @@ func explainText(c *config.Spec) string {
 		sf, _ := l.Field(layout.FieldSeq)
 		perSec := new(big.Int).Mul(big.NewInt(sf.Max()+1), big.NewInt(int64(time.Second/time.Millisecond)))
 		perSec.Div(perSec, big.NewInt(c.Unit.Milliseconds()))
-		fmt.Fprintf(&b, "ids per second per worker: %s\n", perSec)
+		fmt.Fprintf(b, "ids per second per worker: %s\n", perSec)
 	case config.SchemeSession:
 		b.WriteString("ids per second per worker: no fixed limit (the counter may run ahead of the clock)\n")
 	case config.SchemeZxid:
 		cf, _ := l.Field(layout.FieldCounter)
 		ef, _ := l.Field(layout.FieldEpoch)
-		fmt.Fprintf(&b, "ids per epoch: %d; epochs: %d\n", cf.Max(), ef.Max()+1)
+		fmt.Fprintf(b, "ids per epoch: %d; epochs: %d\n", cf.Max(), ef.Max()+1)
 	}
 	if dcs > 1 {
-		fmt.Fprintf(&b, "workers: %d (%d datacenters x %d workers)\n", dcs*workers, dcs, workers)
+		fmt.Fprintf(b, "workers: %d (%d datacenters x %d workers)\n", dcs*workers, dcs, workers)
 	} else {
-		fmt.Fprintf(&b, "workers: %d\n", workers)
+		fmt.Fprintf(b, "workers: %d\n", workers)
 	}
 	if tf, ok := l.Field(layout.FieldTime); ok && c.Scheme == config.SchemeTime {
 		end := new(big.Int).Mul(big.NewInt(tf.Max()+1), big.NewInt(c.Unit.Milliseconds()))
 		end.Add(end, big.NewInt(c.EpochMs))
 		if end.IsInt64() && end.Int64() <= 253402300799999 {
 			t := time.UnixMilli(end.Int64()).UTC()
-			fmt.Fprintf(&b, "time field runs out: %s (year %d)\n", t.Format(time.RFC3339Nano), t.Year())
+			fmt.Fprintf(b, "time field runs out: %s (year %d)\n", t.Format(time.RFC3339Nano), t.Year())
 		} else {
 			b.WriteString("time field runs out: after year 9999\n")
 		}
 	}
-	return b.String()
 }
 
 func plural(n uint) string {
@@ -143,32 +179,4 @@ func explainSVG(c *config.Spec) string {
 
 func xmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
-}
-
-func cmdExplain(o *opts, w *bufio.Writer) error {
-	if len(o.args) > 0 {
-		return usageError{"explain takes no arguments"}
-	}
-	if c, err := config.Parse(o.config); err == nil && c.Scheme == config.SchemeSegment {
-		return explainSegment(c, o.svg != "", w) // without taking a segment
-	}
-	g, c, err := openNoLease(o.config)
-	if err != nil {
-		return err
-	}
-	g.Close()
-	if c.Scheme.IsText() {
-		if o.svg != "" {
-			return errNoLayout(c)
-		}
-		w.WriteString(textExplain(c))
-		return nil
-	}
-	w.WriteString(explainText(c))
-	if o.svg != "" {
-		if err := os.WriteFile(o.svg, []byte(explainSVG(c)), 0o644); err != nil {
-			return fmt.Errorf("--svg: %w", err)
-		}
-	}
-	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/gen"
 )
 
@@ -22,10 +21,7 @@ type leaseJSON struct {
 }
 
 func cmdLeases(o *opts, w *bufio.Writer) error {
-	if len(o.args) > 0 {
-		return usageError{"leases takes no arguments"}
-	}
-	c, err := config.Parse(o.config)
+	c, err := o.spec()
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,6 @@ func TestParseConfigPresets(t *testing.T) {
 		{"layout=time:41,seq:22 worker=0", []string{"worker=0"}},
 		{"preset=zxid", []string{"worker=lease"}},
 		{"datacenter=3", []string{"datacenter=3", "worker=lease"}},
-		{"worker=lease leased=0/5", []string{"leased=0/5"}},
 		{"worker=zk://u:secret@127.0.0.1:2181,127.0.0.1:2182/ids", []string{"worker=zk://u@127.0.0.1:2181,127.0.0.1:2182/ids", "lease_ttl=10s"}},
 		{"worker=postgres://u:secret@127.0.0.1:5432/db?sslmode=disable lease_table=ids", []string{"worker=postgres://u@127.0.0.1:5432/db?sslmode=disable", "lease_table=ids"}},
 		{"preset=leaf worker=lease clock=wall on_clock_back=wait:15ms,tolerate:1s", []string{"on_clock_back=wait:15ms,tolerate:1s"}},

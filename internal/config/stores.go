@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/hostid"
-	"github.com/idgen/idgen/internal/layout"
 )
 
 // DefaultEtcdPrefix is the key prefix of etcd leases.
@@ -161,26 +159,4 @@ func parseEtcd(raw, rest string) (*StoreURL, error) {
 	var err error
 	u.Servers, err = urlHosts(scheme, hosts, "2379")
 	return u, err
-}
-
-// Ordinal is worker=ordinal's number: $IDGEN_ORDINAL when set, else the
-// trailing -N of the host name (a StatefulSet pod web-3 is 3). It must fit
-// the layout's worker field.
-func Ordinal(l layout.Layout) (int64, error) {
-	f, ok := l.Field(layout.FieldWorker)
-	if !ok {
-		return 0, errs.Key("worker", "ordinal needs a layout with a worker field")
-	}
-	v, from, err := hostid.Ordinal()
-	if err != nil {
-		return 0, errs.Key("worker", "ordinal: %v", err)
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		return 0, errs.Key("worker", "ordinal: %s gives %q, not a whole number", from, v)
-	}
-	if n > f.Max() {
-		return 0, errs.Key("worker", "ordinal: %s gives %d, above the worker field's largest value %d", from, n, f.Max())
-	}
-	return n, nil
 }

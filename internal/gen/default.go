@@ -2,7 +2,6 @@ package gen
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -88,15 +87,6 @@ func WithDefault(f func(Generator) error) error {
 	}
 }
 
-// stateful is a generator whose progress is one state word (the same
-// encoding for every generator of one id space).
-type stateful interface {
-	stateWord() *atomic.Uint64
-	space() string
-	v(state uint64) int64
-	tallied() *tally
-}
-
 // Continue moves g above everything prev (closed) issued when both issue
 // in the same id space on the same pair (a fixed worker configured twice):
 // a replacement never starts over.
@@ -104,56 +94,19 @@ func Continue(g, prev Generator) {
 	if lease.Mutant() == "configure-restart" {
 		return
 	}
-	a, ok1 := g.(stateful)
-	b, ok2 := prev.(stateful)
-	if !ok1 || !ok2 || a.space() == "" || a.space() != b.space() {
+	a, ok1 := g.(interface{ base() *core })
+	b, ok2 := prev.(interface{ base() *core })
+	if !ok1 || !ok2 || a.base().space() == "" || a.base().space() != b.base().space() {
 		return
 	}
-	last := b.stateWord().Load() &^ closedBit
-	for w := a.stateWord(); ; {
-		cur := w.Load()
-		if cur&closedBit != 0 || cur >= last {
-			return
-		}
-		if w.CompareAndSwap(cur, last) {
-			a.tallied().moved(a.v(cur), a.v(last), 0) // it issued nothing by moving
-			return
-		}
-	}
-}
-
-func (g *timeGen) stateWord() *atomic.Uint64 { return &g.state }
-func (g *session) stateWord() *atomic.Uint64 { return &g.state }
-func (g *zxidGen) stateWord() *atomic.Uint64 { return &g.state }
-
-func (g *timeGen) tallied() *tally { return &g.issued }
-func (g *session) tallied() *tally { return &g.issued }
-func (g *zxidGen) tallied() *tally { return &g.issued }
-
-// space names a generator's id space and fixed pair; "" for a leased one,
-// whose pair no other live generator holds.
-func (s *shape) space() string {
-	if s.cfg.WorkerSrc.Leasing() {
-		return ""
-	}
-	return fmt.Sprintf("%s %d/%d", poolOf(s.cfg).Name, s.cfg.DC, s.cfg.Worker)
+	last := b.base().state.Load() &^ closedBit
+	_ = a.base().jump(func(cur uint64) (uint64, error) { return max(cur, last), nil }) // it issues nothing by moving
 }
 
 // KeeperOf is the lease Keeper of g, or nil (the simulator steps it).
 func KeeperOf(g Generator) *lease.Keeper {
-	var m *leaser
-	switch t := g.(type) {
-	case *timeGen:
-		m = t.lm
-	case *cachedGen:
-		m = t.lm
-	case *session:
-		m = t.lm
-	case *zxidGen:
-		m = t.lm
+	if c, ok := g.(interface{ base() *core }); ok && c.base().lm != nil {
+		return c.base().lm.k
 	}
-	if m == nil {
-		return nil
-	}
-	return m.k
+	return nil
 }

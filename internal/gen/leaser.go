@@ -6,15 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
-	"github.com/idgen/idgen/internal/lease/dirstore"
-	"github.com/idgen/idgen/internal/lease/etcdstore"
-	"github.com/idgen/idgen/internal/lease/mysqlstore"
-	"github.com/idgen/idgen/internal/lease/pgstore"
-	"github.com/idgen/idgen/internal/lease/redisstore"
-	"github.com/idgen/idgen/internal/lease/zkstore"
 )
 
 // holding is the lease a generator issues under and the id bits of its
@@ -46,22 +39,6 @@ func (m *leaser) current(fixed int64) (*holding, int64) {
 	return h, h.fixed
 }
 
-// fence makes h's fence cover v before an id at v is issued (one compare
-// while it does). A failure of a generator that is closing is ErrClosed,
-// never "lease lost".
-func fence(h *holding, v int64, state *atomic.Uint64) error {
-	if h == nil || v <= h.l.Fence() {
-		return nil
-	}
-	if err := h.l.Extend(v); err != nil {
-		if state.Load()&closedBit != 0 {
-			return errClosed
-		}
-		return err
-	}
-	return nil
-}
-
 // poolOf names the pool of a layout, unit and epoch: every generator of it
 // leases from the same pairs, whichever fixed its datacenter.
 func poolOf(c *config.Spec) lease.Pool {
@@ -78,28 +55,6 @@ func poolOf(c *config.Spec) lease.Pool {
 		p.Workers = f.Max() + 1
 	}
 	return p
-}
-
-// openStore opens the store a lease source names.
-func openStore(c *config.Spec) (lease.Store, error) {
-	switch c.WorkerSrc {
-	case config.SourceLease:
-		if c.LeaseDir != "" {
-			return dirstore.Open(c.LeaseDir, true)
-		}
-		return dirstore.Open(config.DefaultLeaseDir, false)
-	case config.SourceZK:
-		return zkstore.Open(c.Store, c.LeaseTTL)
-	case config.SourcePG:
-		return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
-	case config.SourceEtcd:
-		return etcdstore.Open(c.Store, c.LeaseTTL)
-	case config.SourceRedis:
-		return redisstore.Open(c.Store, c.LeaseTTL)
-	case config.SourceMySQL:
-		return mysqlstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
-	}
-	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
 }
 
 // newLeaser opens the store (or takes the one given); the generator then
@@ -157,15 +112,13 @@ func (m *leaser) close() error {
 // config is the generator's configuration string now: the pair it holds,
 // and the one on_clock_back=switch gave up.
 func (m *leaser) config() string {
-	c := *m.spec
-	p := m.hold.Load().l.Pair
-	c.DC, c.Worker, c.Leased = p.DC, p.Worker, p.String()
+	h := config.Held{Leased: m.hold.Load().l.Pair.String()}
 	if m.k != nil {
 		if sw, ok := m.k.Switched(); ok {
-			c.Switched = sw.String()
+			h.Switched = sw.String()
 		}
 	}
-	return c.String()
+	return m.spec.StringHeld(h)
 }
 
 // stats fills the lease part of s.

@@ -2,15 +2,12 @@ package gen
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
-	"github.com/idgen/idgen/internal/lease/dirstore"
-	"github.com/idgen/idgen/internal/lease/pgstore"
 )
 
 // LeaseRow is one pair of a pool as idgen leases prints it.
@@ -66,25 +63,6 @@ func ListLeases(c *config.Spec) ([]LeaseRow, error) {
 		rows = append(rows, r)
 	}
 	return rows, nil
-}
-
-// openListStore opens the store without creating anything (nil: the host
-// directory does not exist, so no pool is in it).
-func openListStore(c *config.Spec) (lease.Store, error) {
-	switch c.WorkerSrc {
-	case config.SourceLease:
-		dir := c.LeaseDir
-		if dir == "" {
-			dir = config.DefaultLeaseDir
-			if _, err := os.Stat(dir); os.IsNotExist(err) {
-				return nil, nil
-			}
-		}
-		return dirstore.Open(dir, true)
-	case config.SourcePG:
-		return pgstore.OpenReadOnly(c.Store, c.LeaseTable, c.LeaseTTL)
-	}
-	return openStore(c)
 }
 
 // recordMs is the time of a time generator's record value v in ms since

@@ -217,7 +217,7 @@ func FuzzComposeDecode(f *testing.F) {
 		lay += fmt.Sprintf(",seq:%d", sw)
 		c, err := config.Parse(fmt.Sprintf("layout=%s unit=%dms epoch=%d worker=0", lay, unitMs, epoch))
 		require.NoError(t, err)
-		sh := &shape{cfg: c, clock: clock.NewManualClock(nowMs)}
+		sh := newShape(c, clock.NewManualClock(nowMs), false)
 		if id < 0 {
 			id = -(id + 1)
 		}

@@ -1,6 +1,6 @@
 package gen
 
-// What the random text presets (uuidv7, ulid) share: a millisecond clock
+// What the text presets (uuidv7, ulid, and the rocketmq ones) share: a millisecond clock
 // that never goes back (idgen's MonoClock: a wall reading taken once,
 // advanced by the monotonic clock), a random source, waiting for the next
 // millisecond, closing, and the refusals of the numeric calls.
@@ -72,15 +72,6 @@ func (b *randText) waitPast(last int64) error {
 	}
 }
 
-// textOnlyErr is the answer of the numeric calls (idgen_next, batch,
-// decode, compose) on a text preset.
-func textOnlyErr(preset string, closed bool) error {
-	if closed {
-		return errClosed
-	}
-	return errs.New(errs.ErrInvalid, "text preset %s: use idgen_next_text (and idgen_decode_text); its ids are not numbers", preset)
-}
-
 func (b *randText) textOnly() error { return textOnlyErr(b.cfg.Preset, b.closed.Load()) }
 
 func (b *randText) Next() (int64, error)         { return 0, b.textOnly() }
@@ -91,26 +82,8 @@ func (b *randText) Config() string               { return b.cfgStr }
 
 // Close stops the generator; later calls fail with ErrClosed.
 func (b *randText) Close() error {
-	if b.closed.Swap(true) {
-		return nil
-	}
-	if st, ok := b.clock.(interface{ Stop() }); ok && b.ownClock {
-		st.Stop()
+	if !b.closed.Swap(true) {
+		stopClock(b.clock, b.ownClock)
 	}
 	return nil
-}
-
-// newText opens the generator of a text preset.
-func newText(c *config.Spec, clk clock.Clock, ownClock bool) (Generator, error) {
-	switch c.Scheme {
-	case config.SchemeUUIDv7:
-		return newUUIDv7(c, clk, ownClock), nil
-	case config.SchemeULID:
-		return newULID(c, clk, ownClock), nil
-	}
-	g, err := newRocket(c, clk, ownClock)
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
 }

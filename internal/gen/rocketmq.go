@@ -11,31 +11,26 @@ package gen
 import (
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/hostid"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 // v1EpochMs is MessageIdCodec's custom epoch, 2021-01-01T00:00:00Z.
 const v1EpochMs = 1609459200000
 
 type rocketGen struct {
-	cfg      *config.Spec
-	clock    clock.Clock
-	recent   clock.Recent
-	ownClock bool
+	randText // the clock, closing, the numeric calls' refusals
 	v1       bool
 	prefix   []byte // the fixed part, upper hex
 	textN    int    // length of an id
 	unitMs   int64  // 1 (rocketmq) or 1000 (rocketmq-v1)
 	perUnit  uint64 // counter values per time unit: 1<<16 or 1<<32
 	loc      *time.Location
-	cfgStr   string
-	closed   atomic.Bool
 
 	mu       sync.Mutex
 	last     int64  // time unit of the last id (unix ms or unix s)
@@ -49,10 +44,8 @@ type rocketGen struct {
 // newRocket resolves the host part (ip/mac, pid, loader hash) and builds
 // the generator; c is the resolved copy Open made.
 func newRocket(c *config.Spec, clk clock.Clock, ownClock bool) (*rocketGen, error) {
-	g := &rocketGen{cfg: c, clock: clk, ownClock: ownClock, v1: c.Scheme == config.SchemeRocketV1, loc: time.Local}
-	if rc, ok := clk.(clock.Recent); ok {
-		g.recent = rc
-	}
+	g := &rocketGen{v1: c.Scheme == config.SchemeRocketV1, loc: time.Local}
+	g.init(c, clk, ownClock)
 	t := &c.TextKeys
 	randomHash := !g.v1 && t.LoaderHash < 0
 	if t.PID < 0 {
@@ -64,8 +57,8 @@ func newRocket(c *config.Spec, clk clock.Clock, ownClock bool) (*rocketGen, erro
 				return nil, errs.New(errs.ErrWorker, "mac=auto: no interface of this host has a hardware address (upstream would make up random bytes); give mac=xx:xx:xx:xx:xx:xx")
 			}
 		}
-		g.prefix = append([]byte("01"), appendUpperHex(nil, t.MAC)...)
-		g.prefix = appendUpperHex(g.prefix, []byte{byte(t.PID >> 8), byte(t.PID)})
+		g.prefix = append([]byte("01"), layout.AppendHex(nil, t.MAC)...)
+		g.prefix = layout.AppendHex(g.prefix, []byte{byte(t.PID >> 8), byte(t.PID)})
 		g.textN, g.unitMs, g.perUnit = 34, 1000, 1<<32
 	} else {
 		if t.IP == nil {
@@ -77,8 +70,8 @@ func newRocket(c *config.Spec, clk clock.Clock, ownClock bool) (*rocketGen, erro
 			t.LoaderHash = int64(rand.Uint32()) // random per generator: tells apart generators of one process
 		}
 		h := uint32(t.LoaderHash)
-		g.prefix = appendUpperHex(nil, t.IP)
-		g.prefix = appendUpperHex(g.prefix, []byte{byte(t.PID >> 8), byte(t.PID), byte(h >> 24), byte(h >> 16), byte(h >> 8), byte(h)})
+		g.prefix = layout.AppendHex(nil, t.IP)
+		g.prefix = layout.AppendHex(g.prefix, []byte{byte(t.PID >> 8), byte(t.PID), byte(h >> 24), byte(h >> 16), byte(h >> 8), byte(h)})
 		g.textN, g.unitMs, g.perUnit = len(g.prefix)+12, 1, 1<<16
 		if t.TZ != nil {
 			g.loc = t.TZ
@@ -146,11 +139,11 @@ func (g *rocketGen) NextText(dst []byte) (int, error) {
 	g.inUnit++
 	g.issued++
 	n := copy(dst, g.prefix)
-	putHex(dst[n:], field, 4)
+	layout.PutHex(dst[n:], field, 4)
 	if g.v1 {
-		putHex(dst[n+8:], seq, 4)
+		layout.PutHex(dst[n+8:], seq, 4)
 	} else {
-		putHex(dst[n+8:], seq, 2)
+		layout.PutHex(dst[n+8:], seq, 2)
 	}
 	return g.textN, nil
 }
@@ -187,7 +180,7 @@ func (g *rocketGen) DecodeText(s string) (TextParts, error) {
 	default:
 		return TextParts{}, badText("rocketmq", s, "32 hex characters (an IPv4 host) or 56 (IPv6)")
 	}
-	if !hexDecode(raw, s) {
+	if !layout.DecodeHex(raw, s) {
 		return TextParts{}, badText("rocketmq", s, "hex characters only")
 	}
 	ipLen := len(raw) - 12
@@ -225,7 +218,7 @@ func nearestMonth(span, nowMs int64, loc *time.Location) (int64, error) {
 
 func (g *rocketGen) decodeV1(s string) (TextParts, error) {
 	var raw [17]byte
-	if len(s) != 34 || !hexDecode(raw[:], s) {
+	if len(s) != 34 || !layout.DecodeHex(raw[:], s) {
 		return TextParts{}, badText("rocketmq-v1", s, "34 hex characters")
 	}
 	if raw[0] != 1 {
@@ -242,20 +235,11 @@ func (g *rocketGen) decodeV1(s string) (TextParts, error) {
 	}, nil
 }
 
-func (g *rocketGen) textOnly() error { return textOnlyErr(g.cfg.Preset, g.closed.Load()) }
+// LastValue is the time unit of the last id.
+func (g *rocketGen) LastValue() int64 { g.mu.Lock(); defer g.mu.Unlock(); return g.last }
 
-func (g *rocketGen) Next() (int64, error)         { return 0, g.textOnly() }
-func (g *rocketGen) NextBatch([]int64) error      { return g.textOnly() }
-func (g *rocketGen) Decode(int64) (Parts, error)  { return Parts{}, g.textOnly() }
-func (g *rocketGen) Compose(Parts) (int64, error) { return 0, g.textOnly() }
-func (g *rocketGen) Config() string               { return g.cfgStr }
-func (g *rocketGen) LastValue() int64             { g.mu.Lock(); defer g.mu.Unlock(); return g.last }
-func (g *rocketGen) Close() error {
-	if g.closed.Swap(true) {
-		return nil
-	}
-	if st, ok := g.clock.(interface{ Stop() }); ok && g.ownClock {
-		st.Stop()
-	}
-	return nil
+func (g *rocketGen) stats(s *Stats) {
+	g.mu.Lock()
+	s.Issued = g.issued
+	g.mu.Unlock()
 }

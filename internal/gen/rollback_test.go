@@ -245,7 +245,7 @@ func TestSwitchPastThePreferenceScan(t *testing.T) {
 	require.Contains(t, g.Config(), "switched=0/0")
 	reopened, err := config.Parse(g.Config())
 	require.NoError(t, err, "the configuration string opens again")
-	require.Equal(t, "0/0", reopened.Switched)
+	require.NotContains(t, reopened.String(), "switched=", "accepted and ignored: a Spec holds no pair")
 }
 
 func TestSwitchWhenEveryOtherPairIsAheadToo(t *testing.T) {

@@ -1,14 +1,8 @@
 package gen
 
 import (
-	"time"
-
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/layout"
-	"github.com/idgen/idgen/internal/lease/dirstore"
-	"github.com/idgen/idgen/internal/lease/pgstore"
-	"github.com/idgen/idgen/internal/lease/zkstore"
 	"github.com/idgen/idgen/internal/segment"
 )
 
@@ -21,45 +15,8 @@ import (
 //   - Clock: none is used; nothing can go back.
 //   - Overflow: past INT64_MAX, ErrTimeOverflow; the counter never wraps.
 type segGen struct {
-	*shape // the text= form (TextLen, formatText); no layout
+	*shape // the text= form (TextLen, formatText, parseText); no layout
 	c      *segment.Counter
-	cfgStr string
-}
-
-// storeOpenTimeout bounds connecting to a counter store at open.
-const storeOpenTimeout = 10 * time.Second
-
-// openCounterStore opens the store a segment configuration names: the
-// host lease directory without store=.
-func openCounterStore(c *config.Spec) (segment.Store, error) {
-	if c.Store == nil {
-		dir, explicit := c.LeaseDir, c.LeaseDir != ""
-		if !explicit {
-			dir = config.DefaultLeaseDir
-		}
-		st, err := dirstore.OpenCounters(dir, explicit)
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	}
-	switch c.Store.Kind {
-	case config.StoreZK:
-		st, err := zkstore.OpenCounters(c.Store, storeOpenTimeout)
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	case config.StorePG:
-		st, err := pgstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	}
-	// MySQL, Redis and etcd counters: a segment.Store each, hooked in here
-	// as their stores land.
-	return nil, errs.Key("store", "%s keeps no segment counters in this version (use zk://, postgres:// or the host directory)", c.Store.Redacted())
 }
 
 // newSegment opens a segment generator on opt's counter store (nil: the
@@ -80,7 +37,7 @@ func newSegment(c *config.Spec, opt Options) (Generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &segGen{shape: &shape{cfg: c}, c: cnt, cfgStr: c.String()}, nil
+	return &segGen{shape: newShape(c, nil, false), c: cnt}, nil
 }
 
 // CounterOf is g's segment counter, nil for any other generator (the
@@ -96,7 +53,7 @@ func CounterOf(g Generator) *segment.Counter {
 // shows its configuration: it opens no store and takes no segment; its
 // Next and NextBatch are ErrInvalid (the CLI's decode and explain).
 func SegmentDecoder(c *config.Spec) Generator {
-	return &segGen{shape: &shape{cfg: c}, cfgStr: c.String()}
+	return &segGen{shape: newShape(c, nil, false)}
 }
 
 var errDecodeOnly = errs.New(errs.ErrInvalid, "this segment generator was opened for decoding only")
@@ -159,24 +116,15 @@ func (g *segGen) Compose(p Parts) (int64, error) {
 
 // DecodeText reads a value in the text= form.
 func (g *segGen) DecodeText(text string) (TextParts, error) {
-	form := g.cfg.Text
-	switch {
-	case text == "":
-		return TextParts{}, errs.New(errs.ErrInvalid, "empty text; this generator's text form is %s", form)
-	case form == config.TextDec && (len(text) > 19 || (len(text) > 1 && text[0] == '0')):
-		return TextParts{}, errs.New(errs.ErrInvalid, "%q is not an id in text=dec (1 to 19 digits, no leading zero)", clipText(text))
-	case form != config.TextDec && len(text) != layout.FixedWidth(form.Base()):
-		return TextParts{}, errs.New(errs.ErrInvalid, "%q is %d characters; text=%s ids are exactly %d", clipText(text), len(text), form, layout.FixedWidth(form.Base()))
-	}
-	id, err := layout.ParseID(text, form.Base())
+	id, err := g.parseText(text)
 	if err != nil {
-		return TextParts{}, errs.New(errs.ErrInvalid, "not an id in text=%s: %v", form, err)
+		return TextParts{}, err
 	}
 	return TextParts{ID: id, UnixMs: -1, Sequence: id, PID: -1, LoaderHash: -1}, nil
 }
 
 // Config is the configuration string.
-func (g *segGen) Config() string { return g.cfgStr }
+func (g *segGen) Config() string { return g.cfgString }
 
 // LastValue is the number of values handed out.
 func (g *segGen) LastValue() int64 {

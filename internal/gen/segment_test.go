@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -123,10 +124,20 @@ func TestSegmentHostDirectoryRefusesPlantedFiles(t *testing.T) {
 	require.Contains(t, err.Error(), "does not hold a counter")
 }
 
-func TestSegmentStoreNotYetAvailable(t *testing.T) {
-	_, err := OpenString("preset=segment name=x store=redis://127.0.0.1:6379")
-	require.ErrorIs(t, err, errs.ErrInvalid)
-	require.Contains(t, err.Error(), "store:")
+// MySQL, Redis and etcd keep counters too: one that does not answer fails
+// the open with ErrWorker naming it, never the password.
+func TestSegmentStoreNotAnsweringNamesIt(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	for _, src := range []string{"redis://u:pw-s3cret@" + addr, "mysql://u:pw-s3cret@" + addr + "/db", "etcd://u:pw-s3cret@" + addr + "/x"} {
+		_, err := OpenString("preset=segment name=x store=" + src)
+		require.ErrorIs(t, err, errs.ErrWorker, src)
+		require.Contains(t, err.Error(), addr)
+		require.Contains(t, err.Error(), "connection refused")
+		require.NotContains(t, err.Error(), "pw-s3cret")
+	}
 }
 
 // A batch that reaches the counter's end hands out nothing, and the stats

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/idgen/idgen/internal/clock"
@@ -21,15 +20,13 @@ import (
 //     restarted holder start above everything its predecessor issued.
 //   - Overflow: when the counter would carry into the worker bits, every
 //     call fails with ErrTimeOverflow.
+//
+// Its state word is the next counter value to issue.
 type session struct {
-	*shape
-	state     atomic.Uint64 // the next counter value to issue; closedBit when closed
-	high      int64         // the worker bits without a lease
-	max       uint64        // the largest counter value
-	seqBits   uint
-	lm        *leaser
-	issued    tally // ids handed out (stats)
-	cfgString string
+	core
+	high    int64  // the worker bits without a lease
+	max     uint64 // the largest counter value
+	seqBits uint
 }
 
 func newSession(sh *shape, lm *leaser) (*session, error) {
@@ -37,23 +34,18 @@ func newSession(sh *shape, lm *leaser) (*session, error) {
 	tf, _ := c.Layout.Field(layout.FieldTime)
 	sf, _ := c.Layout.Field(layout.FieldSeq)
 	g := &session{
-		shape:   sh,
+		core:    core{shape: sh, lm: lm},
 		high:    c.Layout.Put(layout.FieldWorker, c.Worker),
 		max:     uint64(1)<<(tf.Width+sf.Width) - 1,
 		seqBits: sf.Width,
-		lm:      lm,
 	}
-	if sh.clock.Now()/int64(time.Millisecond) < c.EpochMs {
+	if sh.Now() < c.EpochMs {
 		return nil, errs.Key("epoch", "%s is in the future", clock.FormatMs(c.EpochMs))
 	}
-	g.state.Store(g.counterAt(sh.clock.Now()))
-	g.issued.moved(0, g.v(g.state.Load()), 0)
-	if lm != nil {
-		if err := lm.take(g, lease.Rollback{}); err != nil {
-			return nil, err
-		}
+	g.start(g.counterAt(sh.clock.Now()), g.v)
+	if err := g.open(g, lease.Rollback{}); err != nil {
+		return nil, err
 	}
-	g.cfgString = c.String()
 	return g, nil
 }
 
@@ -61,11 +53,11 @@ func newSession(sh *shape, lm *leaser) (*session, error) {
 // layout's unit, low bits only, followed by a zero sequence.
 func (g *session) counterAt(ns int64) uint64 {
 	tf, _ := g.cfg.Layout.Field(layout.FieldTime)
-	tick := uint64((ns/int64(time.Millisecond)-g.cfg.EpochMs)/g.unitMs()) & uint64(tf.Max())
+	tick := uint64((ns/int64(time.Millisecond)-g.cfg.EpochMs)/g.codec.UnitMs) & uint64(tf.Max())
 	return tick << g.seqBits
 }
 
-// maxHigh caps the counter so that worker bits plus counter stay below
+// limit caps the counter so that worker bits plus counter stay below
 // bit 63.
 func (g *session) limit(high int64) uint64 {
 	if high != 0 && uint64(high)+g.max > uint64(1)<<63-1 {
@@ -93,17 +85,11 @@ func (g *session) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
 	if floor >= 0 {
 		start = max(start, uint64(floor)+1)
 	}
-	for {
-		old := g.state.Load()
-		if old&closedBit != 0 {
-			return errClosed
-		}
-		if next := max(start, old); g.state.CompareAndSwap(old, next) {
-			g.issued.moved(g.v(old), g.v(next), 0)
-			g.lm.hold.Store(&holding{l: l, fixed: g.cfg.Layout.Put(layout.FieldWorker, l.Pair.Worker)})
-			return nil
-		}
+	err := g.jump(func(old uint64) (uint64, error) { return max(start, old), nil })
+	if err == nil {
+		g.lm.hold.Store(&holding{l: l, fixed: g.cfg.Layout.Put(layout.FieldWorker, l.Pair.Worker)})
 	}
+	return err
 }
 
 // Accepts keeps session ids increasing when the generator leases again:
@@ -138,7 +124,7 @@ func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 			return 0, 0, 0, errs.New(errs.ErrTimeOverflow, "session ids of this worker are used up: the counter would carry into the worker bits")
 		}
 		got := min(n, limit-old+1)
-		if err := fence(h, int64(old+got-1), &g.state); err != nil {
+		if err := g.fence(h, int64(old+got-1)); err != nil {
 			return 0, 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, old+got) { // v moves by got: nothing to count
@@ -158,48 +144,20 @@ func (g *session) Next() (int64, error) {
 
 // NextBatch fills out with consecutive session ids.
 func (g *session) NextBatch(out []int64) error {
-	err := fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
+	return fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
 		c, got, high, err := g.reserve(n)
 		return high | int64(c), got, err
 	})
-	return err
+}
+
+// NextText writes the next id in the text= form.
+func (g *session) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
 }
 
 // v is the state as a count (stats).
 func (g *session) v(state uint64) int64 { return int64(state &^ closedBit) }
 
-// Config is the resolved configuration.
-func (g *session) Config() string {
-	if g.lm != nil {
-		return g.lm.config()
-	}
-	return g.cfgString
-}
-
 // LastValue is the last counter value issued.
 func (g *session) LastValue() int64 { return int64(g.state.Load()&^closedBit) - 1 }
-
-// Close marks the generator closed and records the last counter value.
-func (g *session) Close() error {
-	if !closeState(&g.state) {
-		return nil
-	}
-	g.stopClock()
-	if g.lm != nil {
-		return g.lm.close()
-	}
-	return nil
-}
-
-// closeState sets the closed bit; it reports whether this call did.
-func closeState(s *atomic.Uint64) bool {
-	for {
-		old := s.Load()
-		if old&closedBit != 0 {
-			return false
-		}
-		if s.CompareAndSwap(old, old|closedBit) {
-			return true
-		}
-	}
-}

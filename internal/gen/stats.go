@@ -4,7 +4,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
 )
 
@@ -58,62 +57,4 @@ func StatsOf(g Generator) Stats {
 		st.stats(&s)
 	}
 	return s
-}
-
-// fixedPair fills the fixed datacenter and worker of a generator without
-// a lease.
-func (sh *shape) fixedPair(s *Stats) {
-	l := &sh.cfg.Layout
-	if l.Has(layout.FieldDatacenter) {
-		s.Datacenter = sh.cfg.DC
-	}
-	if l.Has(layout.FieldWorker) {
-		s.Worker = sh.cfg.Worker
-	}
-}
-
-func (g *timeGen) stats(s *Stats) {
-	s.Issued, s.TickWaits, s.ClockBacks = g.issued.total(g.v(g.state.Load())), g.tickWaits.Load(), g.clockBacks.Load()
-	if ahead := g.LastValue() - g.tick(); ahead > 0 {
-		s.DriftMs = g.UnixMs(ahead) - g.cfg.EpochMs
-	}
-	if g.lm == nil {
-		g.fixedPair(s)
-		return
-	}
-	g.lm.stats(s)
-}
-
-func (g *session) stats(s *Stats) {
-	s.Issued = g.issued.total(g.v(g.state.Load()))
-	if g.lm == nil {
-		g.fixedPair(s)
-		return
-	}
-	g.lm.stats(s)
-}
-
-func (g *zxidGen) stats(s *Stats) {
-	s.Issued = g.issued.total(g.v(g.state.Load()))
-	if g.lm != nil {
-		g.lm.stats(s)
-		s.Datacenter, s.Worker = -1, -1
-	}
-}
-
-// Text presets: ids made, no lease.
-func (g *uuidGen) stats(s *Stats) {
-	s.Issued = g.issued.total(int64(g.state.w.Load() & v7CounterMax))
-}
-
-func (g *ulidGen) stats(s *Stats) {
-	g.mu.Lock()
-	s.Issued = g.issued
-	g.mu.Unlock()
-}
-
-func (g *rocketGen) stats(s *Stats) {
-	g.mu.Lock()
-	s.Issued = g.issued
-	g.mu.Unlock()
 }

@@ -49,25 +49,20 @@ func (g *timeGen) Adopt(l *lease.Lease, floor, seq, era int64, newEra bool) erro
 	lay := &g.cfg.Layout
 	h := &holding{l: l, fixed: lay.Put(layout.FieldDatacenter, l.Pair.DC) | lay.Put(layout.FieldWorker, l.Pair.Worker)}
 	floor = min(floor, g.maxTick) // a record past the time field: every call overflows, the state word keeps its flags
-	for {
-		old := g.state.Load()
-		if old&closedBit != 0 {
-			return errClosed
-		}
-		last := int64(old &^ closedBit >> g.tickShift)
+	err := g.jump(func(old uint64) (uint64, error) {
+		last := int64(old >> g.tickShift)
 		if newEra {
 			last = max(g.tick()-1, 0) // the new era has no ids yet
 		}
-		next := uint64(max(floor, last))<<g.tickShift | uint64(era)<<g.seqBits | g.seqMask
 		if seq > 0 && uint64(seq) <= g.seqMask && floor > last && floor < g.maxTick {
-			next = uint64(floor)<<g.tickShift | uint64(era)<<g.seqBits | uint64(seq-1) // as if seq-1 was issued
+			return uint64(floor)<<g.tickShift | uint64(era)<<g.seqBits | uint64(seq-1), nil // as if seq-1 was issued
 		}
-		if g.state.CompareAndSwap(old, next) {
-			g.issued.moved(g.v(old), g.v(next), 0)
-			g.lm.hold.Store(h)
-			return nil
-		}
+		return uint64(max(floor, last))<<g.tickShift | uint64(era)<<g.seqBits | g.seqMask, nil
+	})
+	if err == nil {
+		g.lm.hold.Store(h)
 	}
+	return err
 }
 
 // NextFence is the fence a renewal writes: now + max_outage (+ max_drift
@@ -90,18 +85,6 @@ func (g *timeGen) Last() (int64, int64) {
 	return g.LastValue(), 0
 }
 
-// UnixMs is the time of tick v.
-func (g *timeGen) UnixMs(v int64) int64 {
-	ums := g.unitNs / int64(time.Millisecond)
-	if v > (math.MaxInt64-g.cfg.EpochMs)/ums {
-		return math.MaxInt64 // printed as beyond year 9999
-	}
-	if v < -g.cfg.EpochMs/ums {
-		return -1
-	}
-	return g.cfg.EpochMs + v*ums
-}
-
 // startEra moves a running generator whose wall clock stepped back to a new
 // era at tick now: the backwards counter goes up by one, in the lease
 // record first (with a fence from now, so the record tells the truth about
@@ -120,14 +103,7 @@ func (g *timeGen) startEra(seen uint64, now int64) error {
 			return err
 		}
 	}
-	for {
-		old := g.state.Load()
-		if old&closedBit != 0 {
-			return errClosed
-		}
-		if next := uint64(max(now-1, 0))<<g.tickShift | (era+1)<<g.seqBits | g.seqMask; g.state.CompareAndSwap(old, next) {
-			g.issued.moved(g.v(old), g.v(next), 0)
-			return nil
-		}
-	}
+	return g.jump(func(uint64) (uint64, error) {
+		return uint64(max(now-1, 0))<<g.tickShift | (era+1)<<g.seqBits | g.seqMask, nil
+	})
 }

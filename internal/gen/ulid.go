@@ -145,3 +145,9 @@ func (g *ulidGen) DecodeText(s string) (TextParts, error) {
 	}
 	return TextParts{ID: -1, UnixMs: int64(hi >> 16), Sequence: -1, PID: -1, LoaderHash: -1}, nil
 }
+
+func (g *ulidGen) stats(s *Stats) {
+	g.mu.Lock()
+	s.Issued = g.issued
+	g.mu.Unlock()
+}

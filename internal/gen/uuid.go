@@ -38,6 +38,7 @@ import (
 
 	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 const (
@@ -161,7 +162,7 @@ func parseUUID(s string) (hi, lo uint64, ok bool) {
 		if i == 8 || i == 13 || i == 18 || i == 23 {
 			continue
 		}
-		d, ok := unhex(s[i])
+		d, ok := layout.HexDigit(s[i])
 		if !ok {
 			return 0, 0, false
 		}
@@ -191,4 +192,8 @@ func decodeUUIDv7(s string) (TextParts, error) {
 		return TextParts{}, badText("uuidv7", s, "the RFC 9562 variant (the 17th hex digit 8, 9, a or b)")
 	}
 	return TextParts{ID: -1, UnixMs: int64(hi >> 16), Sequence: -1, PID: -1, LoaderHash: -1}, nil
+}
+
+func (g *uuidGen) stats(s *Stats) {
+	s.Issued = g.issued.total(int64(g.state.w.Load() & v7CounterMax))
 }

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
@@ -18,30 +17,24 @@ import (
 //   - Overflow: when the epoch field is used up, ErrTimeOverflow.
 //   - Restarts: with worker=lease, a restarted holder opens the epoch after
 //     the last one its predecessor entered, as a new leader does.
+//
+// Its state word is the next zxid to issue.
 type zxidGen struct {
-	*shape
-	state     atomic.Uint64 // the next zxid to issue; closedBit when closed
-	cbits     uint
-	cmask     uint64 // all-ones counter: never issued; in the last epoch it marks the end
-	emax      uint64
-	lm        *leaser
-	issued    tally // ids handed out (stats)
-	cfgString string
+	core
+	cbits uint
+	cmask uint64 // all-ones counter: never issued; in the last epoch it marks the end
+	emax  uint64
 }
 
 func newZxid(sh *shape, lm *leaser) (*zxidGen, error) {
 	c := sh.cfg
 	ef, _ := c.Layout.Field(layout.FieldEpoch)
 	cf, _ := c.Layout.Field(layout.FieldCounter)
-	g := &zxidGen{shape: sh, cbits: cf.Width, cmask: uint64(1)<<cf.Width - 1, emax: uint64(ef.Max()), lm: lm}
-	g.state.Store(uint64(c.ZxidEpoch) << g.cbits)
-	g.issued.moved(0, g.v(g.state.Load()), 0)
-	if lm != nil {
-		if err := lm.take(g, lease.Rollback{}); err != nil {
-			return nil, err
-		}
+	g := &zxidGen{core: core{shape: sh, lm: lm}, cbits: cf.Width, cmask: uint64(1)<<cf.Width - 1, emax: uint64(ef.Max())}
+	g.start(uint64(c.ZxidEpoch)<<g.cbits, g.v)
+	if err := g.open(g, lease.Rollback{}); err != nil {
+		return nil, err
 	}
-	g.cfgString = c.String()
 	return g, nil
 }
 
@@ -56,11 +49,7 @@ func (g *zxidGen) LostFloor() (int64, bool) { return 0, false }
 // new ZooKeeper leader does; leasing again opens a new epoch above
 // everything issued.
 func (g *zxidGen) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
-	for {
-		old := g.state.Load()
-		if old&closedBit != 0 {
-			return errClosed
-		}
+	err := g.jump(func(old uint64) (uint64, error) {
 		epoch := old >> g.cbits
 		if g.lm.hold.Load() != nil {
 			epoch++
@@ -69,14 +58,14 @@ func (g *zxidGen) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
 			epoch = uint64(floor) + 1
 		}
 		if epoch > g.emax {
-			return errs.New(errs.ErrTimeOverflow, "zxid epochs are used up (the next would be %d, the field holds up to %d)", epoch, g.emax)
+			return 0, errs.New(errs.ErrTimeOverflow, "zxid epochs are used up (the next would be %d, the field holds up to %d)", epoch, g.emax)
 		}
-		if g.state.CompareAndSwap(old, epoch<<g.cbits) {
-			g.issued.moved(g.v(old), g.v(epoch<<g.cbits), 0)
-			g.lm.hold.Store(&holding{l: l})
-			return nil
-		}
+		return epoch << g.cbits, nil
+	})
+	if err == nil {
+		g.lm.hold.Store(&holding{l: l})
 	}
+	return err
 }
 
 // NextFence is the epoch of the next zxid: entering the next one writes
@@ -105,7 +94,7 @@ func (g *zxidGen) reserve(n uint64) (uint64, uint64, error) {
 		if counter+got == g.cmask && epoch < g.emax {
 			next = (epoch + 1) << g.cbits
 		}
-		if err := fence(h, int64(next>>g.cbits), &g.state); err != nil {
+		if err := g.fence(h, int64(next>>g.cbits)); err != nil {
 			return 0, 0, err
 		}
 		if g.state.CompareAndSwap(old, next) {
@@ -127,31 +116,28 @@ func (g *zxidGen) Next() (int64, error) {
 // NextBatch fills out with increasing zxids, crossing into the next epoch
 // if the counter runs out.
 func (g *zxidGen) NextBatch(out []int64) error {
-	err := fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
+	return fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
 		z, got, err := g.reserve(n)
 		return int64(z), got, err
 	})
-	return err
+}
+
+// NextText writes the next zxid in the text= form.
+func (g *zxidGen) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
 }
 
 // v is the state as a count (stats).
 func (g *zxidGen) v(state uint64) int64 { return int64(state &^ closedBit) }
 
-// Config is the resolved configuration.
-func (g *zxidGen) Config() string {
-	if g.lm != nil {
-		return g.lm.config()
-	}
-	return g.cfgString
-}
-
 // LastValue is the epoch of the next zxid.
 func (g *zxidGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >> g.cbits) }
 
-// Close marks the generator closed and releases its lease.
-func (g *zxidGen) Close() error {
-	if closeState(&g.state) && g.lm != nil {
-		return g.lm.close()
+// stats: a zxid carries no pair, leased or not.
+func (g *zxidGen) stats(s *Stats) {
+	g.core.stats(s)
+	if g.lm != nil {
+		s.Datacenter, s.Worker = -1, -1
 	}
-	return nil
 }

@@ -7,15 +7,12 @@ package lease
 // give it only an Issuer.
 
 import (
-	"context"
-	"errors"
 	"math"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/clock"
 )
 
 // Issuer is what a generator tells its Keeper, in the generator's own
@@ -130,17 +127,6 @@ func (l *Lease) Claim() Claim { return l.claim }
 // Where names the lease for messages.
 func (l *Lease) Where() string { return l.claim.Where() }
 
-// Extend makes the fence reach v, renewing at once when the Keeper holds
-// and its store answers (the background renewal is late); while the store
-// is out of reach or the lease was taken away, it fails at once with
-// errs.ErrWorker, the Keeper retrying in the background.
-func (l *Lease) Extend(v int64) error {
-	if v <= l.fence.Load() {
-		return nil
-	}
-	return l.k.extend(l, v)
-}
-
 // Keeper holds one pair of a pool for one generator.
 type Keeper struct {
 	cfg   Config
@@ -180,172 +166,8 @@ type Stats struct {
 	SkewMs          int64 // the generator's clock minus the store's (ms); math.MinInt64 if unknown
 }
 
-// Take acquires a pair for iss and takes it over: waiting for the
-// predecessor's record (or applying the rollback policy), writing the
-// first fence before any id, and adopting it. Everything taken is given
-// back on failure; the store stays open (the caller owns it).
-func Take(store Store, cfg Config, iss Issuer) (*Keeper, error) {
-	if cfg.Env == nil {
-		cfg.Env = RealEnv
-	}
-	k := &Keeper{cfg: cfg, env: cfg.Env, store: store, iss: iss, holder: rand.Int64N(math.MaxInt64) + 1}
-	k.st.RenewedUnixMs = -1
-	k.skew.Store(skewUnknown)
-	if err := k.checkSkew(); err != nil {
-		return nil, err
-	}
-	k.mu.Lock()
-	err := k.leaseLocked(nil)
-	k.publishLocked()
-	k.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if !k.env.Manual() {
-		k.stop, k.done = make(chan struct{}), make(chan struct{})
-		go k.loop()
-	}
-	return k, nil
-}
-
 // Current is the lease the generator issues under now.
 func (k *Keeper) Current() *Lease { return k.cur.Load() }
-
-// Switched is the pair on_clock_back=switch gave up, if any.
-func (k *Keeper) Switched() (Pair, bool) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.switched == nil {
-		return Pair{}, false
-	}
-	return *k.switched, true
-}
-
-func (k *Keeper) loop() {
-	defer close(k.done)
-	t := time.NewTimer(k.cfg.TTL / 3)
-	defer t.Stop()
-	for {
-		select {
-		case <-k.stop:
-			return
-		case <-t.C:
-		}
-		t.Reset(k.Step())
-	}
-}
-
-// Step does what is due: renew the held pair, or lease again after a
-// loss. It returns how long until the next step. The Keeper's goroutine
-// calls it in production; the simulator calls it directly.
-func (k *Keeper) Step() time.Duration {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.closed {
-		return time.Hour
-	}
-	retry := max(k.cfg.TTL/10, time.Millisecond)
-	if k.gone != nil {
-		if err := k.leaseLocked(k.cur.Load()); err != nil {
-			return retry
-		}
-		return k.cfg.TTL / 3
-	}
-	if err := k.renewLocked(k.cur.Load(), k.nextFence()); err != nil {
-		return retry
-	}
-	_, _, _, _ = k.measureSkew(k.cfg.TTL / 3) // reported only: an error leaves the last estimate
-	return k.cfg.TTL / 3
-}
-
-// extend is Lease.Extend's slow lane.
-func (k *Keeper) extend(l *Lease, v int64) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if v <= l.fence.Load() {
-		return nil
-	}
-	if k.failing != nil && k.env.Now().Sub(k.tried) < max(k.cfg.TTL/10, time.Millisecond) {
-		return k.unusableLocked(l) // the store was tried a moment ago
-	}
-	if k.closed || k.gone != nil || l != k.cur.Load() {
-		return k.unusableLocked(l)
-	}
-	if err := k.renewLocked(l, max(v, k.nextFence())); err != nil {
-		if u := k.unusableLocked(l); u != nil {
-			return u
-		}
-		return err
-	}
-	if v > l.fence.Load() {
-		return errs.New(errs.ErrWorker, "lease %s: the fence did not move", l.Where())
-	}
-	return nil
-}
-
-// unusableLocked says why l cannot be extended now, or nil.
-func (k *Keeper) unusableLocked(l *Lease) error {
-	switch {
-	case k.closed:
-		return errs.New(errs.ErrClosed, "the generator is closed")
-	case l != k.cur.Load() || k.gone != nil:
-		return errs.New(errs.ErrWorker, "lease lost: %s: %v (since %s); leasing again", l.Where(), k.gone, k.ackedAt.UTC().Format(time.RFC3339))
-	case k.failing != nil:
-		return errs.New(errs.ErrWorker, "lease lost for now: %s: the store has not answered since %s, so nothing is issued past the fence at %s: %v",
-			l.Where(), k.ackedAt.UTC().Format(time.RFC3339), fmtMs(k.iss.UnixMs(l.fence.Load())), k.failing)
-	}
-	return nil
-}
-
-// renewLocked writes fence v (never below the acknowledged one) for l and
-// publishes it once acknowledged. A failure leaves the fence standing
-// (riding out the outage); a claim the store no longer grants makes the
-// Keeper lease again at its next step.
-func (k *Keeper) renewLocked(l *Lease, v int64) error {
-	rec := Record{IssuedUpTo: max(v, k.acked.IssuedUpTo), Backwards: k.acked.Backwards, Holder: k.holder}
-	if err := k.writeLocked(l, rec); err != nil {
-		return err
-	}
-	return nil
-}
-
-// writeLocked sends rec for l and publishes it once acknowledged.
-func (k *Keeper) writeLocked(l *Lease, rec Record) error {
-	sent := k.env.Now()
-	k.tried = sent
-	if len(k.pending) < 16 { // the first writes after the last answer are the ones a client may have queued
-		k.pending = append(k.pending, rec)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL/3)
-	err := l.claim.Renew(ctx, rec)
-	cancel()
-	defer k.publishLocked()
-	switch {
-	case err == nil:
-		k.acked, k.ackedAt, k.failing, k.pending = rec, sent, nil, k.pending[:0]
-		k.st.Renewals++
-		k.st.RenewedUnixMs = time.Now().UnixMilli()
-		l.fence.Store(rec.IssuedUpTo)
-		return nil
-	case errors.Is(err, ErrGone):
-		if mutant != "own-by-value" {
-			k.pending = k.pending[:max(len(k.pending)-1, 0)] // answered: it did not land
-		}
-		// Lease again at the next step. Meanwhile the last acknowledged
-		// fence still bounds this holder: any taker of the pair issues
-		// above the record, which is at or above it. A record that was
-		// removed bounds nothing: stop at once.
-		k.st.RenewalFailures++
-		k.gone = err
-		if errors.Is(err, ErrRemoved) {
-			l.fence.Store(math.MinInt64)
-		}
-		return errs.New(errs.ErrWorker, "lease lost: %s: %v", l.Where(), err)
-	}
-	k.st.RenewalFailures++
-	k.failing = err
-	return errs.New(errs.ErrWorker, "lease %s: cannot renew, riding out to the fence: %v", l.Where(), err)
-}
 
 // nextFence is the fence a renewal writes.
 func (k *Keeper) nextFence() int64 {
@@ -353,22 +175,6 @@ func (k *Keeper) nextFence() int64 {
 		return k.iss.NextFence() - int64(k.cfg.MaxOutage-k.cfg.TTL) // wrong units on purpose: a fence short of max_outage
 	}
 	return k.iss.NextFence()
-}
-
-// NewEra writes a record with rollback counter era and fence v at once, v
-// below the last fence if need be (the wall clock stepped back in a
-// running generator); it returns once the store acknowledged it.
-func (k *Keeper) NewEra(era, v int64) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	l := k.cur.Load()
-	if err := k.unusableLocked(l); err != nil {
-		return err
-	}
-	if err := k.writeLocked(l, Record{IssuedUpTo: v, Backwards: era, Holder: k.holder}); err != nil {
-		return errs.New(errs.ErrWorker, "lease %s: cannot record the new rollback counter %d, so the generator stays in its era: %v", l.Where(), era, err)
-	}
-	return nil
 }
 
 // publishLocked makes the counters and the state readable without the
@@ -401,38 +207,11 @@ func (k *Keeper) Stats() Stats {
 	return s
 }
 
-// Close stops renewing and releases the pair, writing the real last value
-// (so a clean restart need not wait). Closing twice is harmless.
-func (k *Keeper) Close() error {
-	k.mu.Lock()
-	if k.closed {
-		k.mu.Unlock()
-		return nil
+// fmtMs prints a value's time for a message; a value without one (-1)
+// says so.
+func fmtMs(ms int64) string {
+	if ms == -1 {
+		return "(no time)"
 	}
-	k.closed = true
-	k.publishLocked()
-	k.mu.Unlock()
-	if k.stop != nil {
-		close(k.stop)
-		<-k.done
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	l := k.cur.Load()
-	l.fence.Store(-1 << 63)
-	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
-	defer cancel()
-	rec := Record{Backwards: k.acked.Backwards, Holder: k.holder}
-	rec.IssuedUpTo, rec.Seq = k.iss.Last()
-	if !after(rec.IssuedUpTo, rec.Seq, k.floor, k.floorSeq) {
-		rec.IssuedUpTo, rec.Seq = k.floor, k.floorSeq
-	}
-	if k.gone != nil {
-		_ = l.claim.Abandon(ctx)
-		return nil
-	}
-	if err := l.claim.Release(ctx, rec); err != nil && k.failing == nil {
-		return errs.New(errs.ErrWorker, "lease %s: cannot release: %v", l.Where(), err)
-	}
-	return nil
+	return clock.FormatMs(ms)
 }

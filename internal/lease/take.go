@@ -10,7 +10,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/errs"
 )
 
@@ -276,13 +275,4 @@ type PairFilter interface{ Accepts(Pair) bool }
 func (k *Keeper) accepts(p Pair) bool {
 	f, ok := k.iss.(PairFilter)
 	return !ok || f.Accepts(p)
-}
-
-// fmtMs prints a value's time for a message; a value without one (-1)
-// says so.
-func fmtMs(ms int64) string {
-	if ms == -1 {
-		return "(no time)"
-	}
-	return clock.FormatMs(ms)
 }

@@ -41,10 +41,10 @@ import (
 // Store keeps counters. A counter holds the last value taken (start-1
 // when new); each store changes it atomically, with no duplicate under
 // any concurrency: a locked file, a versioned znode write, an UPDATE …
-// RETURNING. The host directory, ZooKeeper and PostgreSQL implement it in
-// their packages (dirstore, zkstore, pgstore: counter.go); MySQL, Redis
-// (INCRBY) and etcd (a transaction comparing the key's mod revision)
-// implement the same three methods when they land.
+// RETURNING. Every store implements it in its package's counter.go:
+// dirstore, zkstore, pgstore, mysqlstore (UPDATE with LAST_INSERT_ID),
+// redisstore (INCRBY in a script) and etcdstore (a transaction comparing
+// the key's mod revision).
 type Store interface {
 	// Take moves counter name up by n (creating it at start-1 if it is
 	// missing) and returns the values taken: prev+1 .. last, at most n,

@@ -3,9 +3,10 @@
 package fleet
 
 // Segment counters (preset=segment, DESIGN "Segments: dense counters from
-// a store") on every store that keeps them: the host directory, ZooKeeper,
-// PostgreSQL, and each registered store once it does (until then its case
-// is skipped). Real processes (build/holder prints the values it issues),
+// a store") on every store: the host directory, ZooKeeper, PostgreSQL, and
+// each registered store (MySQL, Redis, etcd; a store that kept none would
+// be skipped; segment_stores_test.go has their own outage and INT64_MAX
+// cases). Real processes (build/holder prints the values it issues),
 // real faults: kill -9 mid-segment, the store stopped under live
 // generators.
 

@@ -384,10 +384,12 @@ int main(int argc, char **argv) {
     else
         printf("fuzz: seed %" PRIu64 ", %" PRId64 " s, %" PRId64 " workers, %" PRId64 " MiB data cap each, %s\n", run_seed, seconds, jobs, mem_mb,
             private_ns ? "a private /var/tmp per case" : "no mount namespace (leases always name a lease_dir)");
-    if (T.from_library)
-        printf("fuzz: grammar over the library's own table: %d keys, %d presets, %d layout fields\n", T.n_keys, T.n_presets, T.n_fields);
-    else
-        printf("fuzz: WARNING: could not read the key table from the library (%s): using fuzz's own list of %d keys\n", T.why, T.n_keys);
+    if (!T.from_library) {
+        /* The grammar is the library's table: there is no second copy. */
+        fprintf(stderr, "fuzz: could not read the key table from the library (%s)\n", T.why);
+        return 2;
+    }
+    printf("fuzz: grammar over the library's own table: %d keys, %d presets, %d layout fields\n", T.n_keys, T.n_presets, T.n_fields);
     signal(SIGINT, on_int);
     signal(SIGTERM, on_int);
     slot_t *slots = calloc((size_t)jobs, sizeof *slots);

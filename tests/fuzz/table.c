@@ -34,15 +34,6 @@ int chance(rng_t *r, int pct) { return rint_n(r, 100) < pct; }
 
 /* ---- the key table ------------------------------------------------------- */
 
-/* The fallback, used only when the library's messages cannot be read. */
-static const char *fallback_keys[] = {"preset", "layout", "unit", "epoch", "worker", "datacenter", "clock",
-    "on_clock_back", "on_exhausted", "max_drift", "seq_start", "lease_dir", "lease_ttl", "lease_table", "max_wait",
-    "max_outage", "zxid_epoch", "leased", "text", "ip", "mac", "pid", "loader_hash", "tz", "boost", "padding",
-    "switched", "name", "store", "step", "start", "max_skew"};
-static const char *fallback_presets[] = {"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached",
-    "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid", "segment"};
-static const char *fallback_fields[] = {"time", "datacenter", "worker", "seq", "backwards", "epoch", "counter"};
-
 /* Splits the list that follows `after` in msg up to `end` on ", " and
  * " or "; returns how many names it found. */
 static int read_list(const char *msg, const char *after, char end, char **out) {
@@ -95,17 +86,9 @@ void table_load(void) {
     T.n_presets = probe("preset=idgen-fuzz-probe worker=0", "known: ", ')', T.presets);
     T.n_fields = probe("layout=idgenfuzzprobe:1 worker=0", "(want ", ')', T.fields);
     T.from_library = T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
-    if (T.from_library)
-        return;
-    snprintf(T.why, sizeof T.why, "read %d keys, %d presets, %d fields from the library's messages", T.n_keys,
-        T.n_presets, T.n_fields);
-    T.n_keys = T.n_presets = T.n_fields = 0;
-    for (size_t i = 0; i < sizeof fallback_keys / sizeof *fallback_keys; i++)
-        T.keys[T.n_keys++] = strdup(fallback_keys[i]);
-    for (size_t i = 0; i < sizeof fallback_presets / sizeof *fallback_presets; i++)
-        T.presets[T.n_presets++] = strdup(fallback_presets[i]);
-    for (size_t i = 0; i < sizeof fallback_fields / sizeof *fallback_fields; i++)
-        T.fields[T.n_fields++] = strdup(fallback_fields[i]);
+    if (!T.from_library)
+        snprintf(T.why, sizeof T.why, "read %d keys, %d presets, %d fields from the library's messages", T.n_keys,
+            T.n_presets, T.n_fields);
 }
 
 int table_has_key(const char *k) {

@@ -117,33 +117,16 @@ func (c *Counters) lock(ctx context.Context, name string) (*os.File, error) {
 	fname := CounterFile(name)
 	path := c.s.path + "/" + fname
 	for try := 0; try < 3; try++ {
-		fd, err := syscall.Openat(int(c.s.dir.Fd()), fname, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
-		if err != nil {
-			if st, ok := c.s.statAt(fname); ok {
-				if why := c.s.unusable(path, &st); why != "" {
-					return nil, errs.New(errs.ErrWorker, "%s", strings.Replace(why, "lease file", "segment counter file", 1))
-				}
-				if int(st.Uid) != c.s.euid {
-					return nil, c.foreign(path, &st)
-				}
-			}
+		file, st, out, why, err := c.s.openFile(fname, "segment counter file", true, 0o600)
+		switch {
+		case err != nil:
 			return nil, errs.New(errs.ErrWorker, "segment counter file %s: %v", path, err)
-		}
-		file := os.NewFile(uintptr(fd), path)
-		var st syscall.Stat_t
-		if err := syscall.Fstat(fd, &st); err != nil {
-			file.Close()
-			return nil, errs.New(errs.ErrWorker, "segment counter file %s: %v", path, err)
-		}
-		if why := c.s.unusable(path, &st); why != "" {
-			file.Close()
-			return nil, errs.New(errs.ErrWorker, "%s", strings.Replace(why, "lease file", "segment counter file", 1))
-		}
-		if int(st.Uid) != c.s.euid {
-			file.Close()
+		case out == notAFile:
+			return nil, errs.New(errs.ErrWorker, "%s", why)
+		case out != claimed:
 			return nil, c.foreign(path, &st)
 		}
-		if err := flockWithin(ctx, fd); err != nil {
+		if err := flockWithin(ctx, int(file.Fd())); err != nil {
 			file.Close()
 			return nil, errs.New(errs.ErrWorker, "segment counter file %s: cannot lock it: %v", path, err)
 		}

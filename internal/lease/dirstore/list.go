@@ -3,7 +3,6 @@ package dirstore
 import (
 	"context"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,7 +27,7 @@ func (s *Store) List(_ context.Context, pool lease.Pool) ([]lease.Entry, error) 
 		if !ok {
 			continue
 		}
-		p, ok := parsePair(strings.TrimSuffix(rest, ".lease"))
+		p, ok := lease.ParsePair(strings.TrimSuffix(rest, ".lease"))
 		if !ok || !strings.HasSuffix(rest, ".lease") {
 			continue
 		}
@@ -37,12 +36,7 @@ func (s *Store) List(_ context.Context, pool lease.Pool) ([]lease.Entry, error) 
 			out = append(out, e)
 		}
 	}
-	slices.SortFunc(out, func(a, b lease.Entry) int {
-		if a.Pair.DC != b.Pair.DC {
-			return int(a.Pair.DC - b.Pair.DC)
-		}
-		return int(a.Pair.Worker - b.Pair.Worker)
-	})
+	lease.SortEntries(out)
 	return out, nil
 }
 
@@ -101,15 +95,4 @@ func flocks() map[[2]uint64]int {
 // mkdev is Linux's makedev.
 func mkdev(major, minor uint64) uint64 {
 	return (major&0xfff)<<8 | (major&^0xfff)<<32 | minor&0xff | (minor&^0xff)<<12
-}
-
-// parsePair reads "<dc>.<worker>".
-func parsePair(s string) (lease.Pair, bool) {
-	a, b, ok := strings.Cut(s, ".")
-	dc, err1 := strconv.ParseInt(a, 10, 64)
-	w, err2 := strconv.ParseInt(b, 10, 64)
-	if !ok || err1 != nil || err2 != nil || dc < 0 || w < 0 {
-		return lease.Pair{}, false
-	}
-	return lease.Pair{DC: dc, Worker: w}, true
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
@@ -24,9 +24,9 @@ type claim struct {
 	recKnown bool // false: read it separately
 	rec      lease.Record
 	state    lease.State
-	created  int64    // the record's create revision: another one is a record made again
-	mod      int64    // its mod revision after the claim's last acknowledged write
-	pending  [][]byte // writes sent since then whose answer never came
+	created  int64            // the record's create revision: another one is a record made again
+	mod      int64            // its mod revision after the claim's last acknowledged write
+	pending  lease.Unanswered // writes sent since then whose answer never came
 
 	done atomic.Bool
 	held chan struct{} // closed at the first renewal, or when given up: keep stops
@@ -126,26 +126,14 @@ func (c *claim) unlock(ctx context.Context) error {
 	return nil
 }
 
-// keep renews the lease every lease_ttl/3 until the claim's first renewal
-// (or until it is given up): a taker holds its lock however long it waits
-// for its predecessor's record.
+// keep renews the lease every lease_ttl/3, in the background, until the
+// claim's first renewal (or until it is given up): a taker holds its lock
+// however long it waits for its predecessor's record.
 func (c *claim) keep() {
-	every := max(c.s.ttl/3, time.Millisecond)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.held:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), every)
+	go lease.Keep(c.s.ttl, c.held, nil, func(ctx context.Context) bool {
 		ttl, err := c.s.c.keepAlive(ctx, c.lease)
-		cancel()
-		if err == nil && ttl <= 0 {
-			return
-		}
-	}
+		return err == nil && ttl <= 0
+	})
 }
 
 // kept stops keep.
@@ -177,10 +165,7 @@ func (c *claim) Renew(ctx context.Context, rec lease.Record) error {
 // other change means the record no longer bounds what the holder issued.
 func (c *claim) write(ctx context.Context, rec lease.Record) error {
 	data := format(rec)
-	if len(c.pending) == maxPending {
-		c.pending = append(c.pending[:0], c.pending[1:]...)
-	}
-	c.pending = append(c.pending, data)
+	c.pending.Add(data)
 	lk := c.lockKey()
 	for try := 0; try < 3; try++ {
 		r, err := c.s.c.txn(ctx, []obj{leaseIs(lk, c.lease), modIs(c.key, c.mod)},
@@ -190,7 +175,8 @@ func (c *claim) write(ctx context.Context, rec lease.Record) error {
 			return fmt.Errorf("write the record: %v", err)
 		}
 		if r.Succeeded {
-			c.mod, c.pending = r.Header.Revision, c.pending[:0]
+			c.mod = r.Header.Revision
+			c.pending.Answered()
 			return nil
 		}
 		rk, l := r.ranged(0), r.ranged(1)
@@ -203,22 +189,12 @@ func (c *claim) write(ctx context.Context, rec lease.Record) error {
 			return lease.Gone("the lock %s is gone: the etcd lease %x expired", lk, c.lease)
 		case l.Lease != c.lease:
 			return lease.Gone("the lock %s is held by etcd lease %x, not %x", lk, l.Lease, c.lease)
-		case rk.ModRevision != c.mod && !c.sent(rk.Value):
+		case rk.ModRevision != c.mod && !c.pending.Has(rk.Value):
 			return lease.Removed("the record key %s was written by someone else (%q) while the lock was the holder's", c.key, clip(rk.Value))
 		}
 		c.mod = rk.ModRevision // one of our unanswered writes landed
 	}
 	return fmt.Errorf("the record %s kept changing under the claim's own unanswered writes", c.key)
-}
-
-// sent reports whether data is one of the claim's unanswered writes.
-func (c *claim) sent(data []byte) bool {
-	for _, p := range c.pending {
-		if string(p) == string(data) {
-			return true
-		}
-	}
-	return false
 }
 
 // Release writes the final record and revokes the lease (the lock goes).
@@ -248,3 +224,9 @@ func (c *claim) Abandon(ctx context.Context) error {
 
 func format(r lease.Record) []byte        { return lease.FormatText(r) }
 func parse(b []byte) (lease.Record, bool) { return lease.ParseText(b) }
+
+// lockValue says who holds a lock, for operators (etcdctl get).
+func lockValue(id int64) []byte {
+	host, _ := os.Hostname()
+	return []byte(fmt.Sprintf("idgen host=%s pid=%d lease=%x", host, os.Getpid(), id))
+}

@@ -35,9 +35,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -54,7 +51,7 @@ type Store struct {
 	ttl time.Duration
 
 	mu     sync.Mutex
-	claims map[*claim]struct{} // not yet given up: Close revokes their leases
+	claims map[lease.Claim]struct{} // not yet given up: Close revokes their leases
 }
 
 // Open checks, within lease_ttl plus a few seconds, that the cluster
@@ -64,7 +61,7 @@ type Store struct {
 func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)
 	defer cancel()
-	s := &Store{url: u, c: newClient(u), ttl: ttl, claims: map[*claim]struct{}{}}
+	s := &Store{url: u, c: newClient(u), ttl: ttl, claims: map[lease.Claim]struct{}{}}
 	if _, err := s.c.read(ctx, u.Root+"/"); err != nil {
 		s.c.close()
 		return nil, s.fail("connect", err)
@@ -91,7 +88,7 @@ func (s *Store) fail(what string, err error) error {
 // connections.
 func (s *Store) Close() error {
 	s.mu.Lock()
-	held := make([]*claim, 0, len(s.claims))
+	held := make([]lease.Claim, 0, len(s.claims))
 	for c := range s.claims {
 		held = append(held, c)
 	}
@@ -103,75 +100,4 @@ func (s *Store) Close() error {
 	}
 	s.c.close()
 	return nil
-}
-
-// seconds is lease_ttl in whole seconds, rounded up: etcd's unit.
-func seconds(ttl time.Duration) int64 {
-	return max(1, int64(math.Ceil(ttl.Seconds())))
-}
-
-// Acquire grants a lease and locks the lowest free pair with it.
-func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, error) {
-	id, err := s.c.grant(ctx, seconds(s.ttl))
-	if err != nil {
-		return nil, s.fail("grant a lease", err)
-	}
-	pool := s.url.Root + "/" + req.Pool.Name + "/"
-	held, skipped := 0, 0
-	for _, p := range req.Candidates() {
-		c := &claim{s: s, lease: id, pair: p, key: pool + strconv.FormatInt(p.DC, 10) + "." + strconv.FormatInt(p.Worker, 10), held: make(chan struct{})}
-		ok, err := c.lock(ctx)
-		if err == nil && ok {
-			err = c.claimRecord(ctx)
-		}
-		if err != nil {
-			s.revoke(id)
-			return nil, err
-		}
-		if !ok {
-			held++
-			continue
-		}
-		if req.Skips(p, c.rec, c.state) {
-			if err := c.unlock(ctx); err != nil {
-				s.revoke(id)
-				return nil, err
-			}
-			skipped++
-			continue
-		}
-		s.mu.Lock()
-		s.claims[c] = struct{}{}
-		s.mu.Unlock()
-		go c.keep()
-		return c, nil
-	}
-	s.revoke(id)
-	return nil, s.poolFull(req, held, skipped)
-}
-
-// revoke gives a lease back, best effort (it expires anyway).
-func (s *Store) revoke(id int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), max(s.ttl/2, time.Second))
-	defer cancel()
-	_ = s.c.revoke(ctx, id)
-}
-
-func (s *Store) poolFull(req lease.Request, held, skipped int) error {
-	n := req.Count()
-	what := fmt.Sprintf("all %d pairs of pool %s", n, req.Pool.Name)
-	if req.DC >= 0 {
-		what = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs)", n, req.DC, req.Pool.Name, req.Pool.Size())
-	}
-	msg := fmt.Sprintf("%s are taken on %s under %s: %d locked by live leases", what, s.url.Where(), s.url.Root, held)
-	if skipped > 0 {
-		msg += fmt.Sprintf(", %d with records ahead of the clock", skipped)
-	}
-	return errs.New(errs.ErrWorker, "%s", msg)
-}
-
-// lockValue says who holds a lock, for operators (etcdctl get).
-func lockValue(id int64) []byte {
-	host, _ := os.Hostname()
-	return []byte(fmt.Sprintf("idgen host=%s pid=%d lease=%x", host, os.Getpid(), id))
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
 )
 
@@ -78,7 +77,7 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 		s.holder[k] = c
 		return c, nil
 	}
-	return nil, errs.New(errs.ErrWorker, "all %d pairs of pool %s are taken (memory store)", req.Count(), req.Pool.Name)
+	return nil, lease.PoolFull(req, "(memory store)")
 }
 
 type claim struct {

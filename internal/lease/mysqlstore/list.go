@@ -7,6 +7,7 @@ import (
 
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
 )
 
 const errNoTable = 1146
@@ -14,15 +15,11 @@ const errNoTable = 1146
 // OpenReadOnly connects without creating or altering the table (idgen
 // leases): a missing table lists as an empty pool.
 func OpenReadOnly(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)
-	defer cancel()
-	s, err := connect(ctx, u, table, ttl)
-	if err != nil {
-		return nil, err
-	}
-	_, err = s.db.ExecContext(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0")
-	s.seq = err == nil
-	return s, nil
+	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, func(s *Store, ctx context.Context) error {
+		_, err := s.db.ExecContext(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0")
+		s.seq = err == nil
+		return nil
+	})
 }
 
 // List reads a pool's rows, writing nothing (lease.Lister).

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
 )
 
 // Two columns came after the first tables: next_seq keeps the sequence a
@@ -47,15 +48,13 @@ func (s *Store) seqColumn() string {
 
 // recordSet sets the record's columns (recordArgs are its values).
 func (s *Store) recordSet() string {
-	if s.seq {
-		return "issued_up_to = ?, backwards = ?, next_seq = ?, writer = ?"
-	}
-	return "issued_up_to = ?, backwards = ?"
+	return sqlclaim.RecordSet(s.seq, func(int) string { return "?" })
 }
 
 func (s *Store) recordArgs(r lease.Record) []any {
-	if s.seq {
-		return []any{r.IssuedUpTo, r.Backwards, r.Seq, r.Holder}
+	var out []any
+	for _, v := range sqlclaim.RecordArgs(s.seq, r) {
+		out = append(out, v)
 	}
-	return []any{r.IssuedUpTo, r.Backwards}
+	return out
 }

@@ -11,21 +11,13 @@ import (
 
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
 )
 
 // OpenReadOnly connects without creating the table (idgen leases): a
 // missing table lists as an empty pool.
 func OpenReadOnly(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
-	if table == "" {
-		table = DefaultTable
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)
-	defer cancel()
-	conn, err := pgconn.Connect(ctx, u.Raw)
-	if err != nil {
-		return nil, explainConnect(u, err)
-	}
-	return &Store{url: u, conn: conn, table: quoteIdent(table), index: quoteIdent(table + "_expiry"), ttl: ttl, done: make(chan struct{})}, nil
+	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, nil)
 }
 
 // List reads a pool's rows, writing nothing.

@@ -2,8 +2,10 @@ package pgstore
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
 )
 
 // Two columns came after the first tables: next_seq keeps the sequence a
@@ -38,16 +40,14 @@ func (s *Store) seqColumn(prefix string) string {
 
 // recordSet sets the record's columns from $5 on.
 func (s *Store) recordSet() string {
-	if s.seq {
-		return "issued_up_to = $5::bigint, backwards = $6::bigint, next_seq = $7::bigint, writer = $8::bigint"
-	}
-	return "issued_up_to = $5::bigint, backwards = $6::bigint"
+	return sqlclaim.RecordSet(s.seq, func(i int) string { return "$" + strconv.Itoa(5+i) + "::bigint" })
 }
 
 // recordArgs are recordSet's values.
 func (s *Store) recordArgs(r lease.Record) []string {
-	if s.seq {
-		return []string{itoa(r.IssuedUpTo), itoa(r.Backwards), itoa(r.Seq), itoa(r.Holder)}
+	var out []string
+	for _, v := range sqlclaim.RecordArgs(s.seq, r) {
+		out = append(out, itoa(v))
 	}
-	return []string{itoa(r.IssuedUpTo), itoa(r.Backwards)}
+	return out
 }

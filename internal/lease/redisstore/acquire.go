@@ -5,7 +5,6 @@ package redisstore
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"strconv"
 	"time"
@@ -87,7 +86,7 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 			sc.token = newToken()
 			continue
 		}
-		go c.keep()
+		c.keep()
 		return c, nil
 	}
 }
@@ -168,16 +167,10 @@ func (s *Store) newClaim(pool string, p lease.Pair, token, inc string, a []any, 
 }
 
 func (s *Store) poolFull(req lease.Request, held int64, skipped int) error {
-	n := req.Count()
-	what := fmt.Sprintf("all %d pairs of pool %s", n, req.Pool.Name)
-	if req.DC >= 0 {
-		what = fmt.Sprintf("all %d workers of datacenter %d in pool %s (%d pairs)", n, req.DC, req.Pool.Name, req.Pool.Size())
-	}
-	msg := fmt.Sprintf("%s are taken on %s (%d held", what, s.url.Where(), held)
 	if skipped > 0 {
-		msg += fmt.Sprintf(", %d skipped: records ahead of the clock", skipped)
+		return lease.PoolFull(req, "on %s (%d held, %d skipped: records ahead of the clock)", s.url.Where(), held, skipped)
 	}
-	return errs.New(errs.ErrWorker, "%s)", msg)
+	return lease.PoolFull(req, "on %s (%d held)", s.url.Where(), held)
 }
 
 // absentState is what a pair without a record is in an incarnation.
@@ -186,13 +179,4 @@ func absentState(lost bool) lease.State {
 		return lease.Missing
 	}
 	return lease.Fresh
-}
-
-func ms(d time.Duration) string { return strconv.FormatInt(max(1, d.Milliseconds()), 10) }
-
-func flag(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
 }

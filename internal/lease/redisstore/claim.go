@@ -38,27 +38,15 @@ func (c *claim) Where() string {
 	return fmt.Sprintf("key %s on %s", c.lock, c.s.url.Where())
 }
 
-// keep moves the lock's expiry every lease_ttl/3 until the first write or
-// until the claim is given up: a taker holds its claim however long it
-// waits for its predecessor's record.
+// keep moves the lock's expiry every lease_ttl/3, in the background,
+// until the first write or until the claim is given up: a taker holds its
+// claim however long it waits for its predecessor's record.
 func (c *claim) keep() {
-	t := time.NewTicker(max(c.s.ttl/3, time.Millisecond))
-	defer t.Stop()
-	for {
-		select {
-		case <-c.held:
-			return
-		case <-c.s.done:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), max(c.s.ttl/3, time.Millisecond))
+	go lease.Keep(c.s.ttl, c.held, c.s.done, func(ctx context.Context) bool {
 		a, err := c.s.eval(ctx, lockScript, []string{c.lock}, c.token, ms(c.s.ttl), "keep")
-		cancel()
-		if n, _ := firstInt(a); err == nil && n == 0 {
-			return // the lock is gone: the first write will say so
-		}
-	}
+		n, _ := firstInt(a)
+		return err == nil && n == 0 // the lock is gone: the first write will say so
+	})
 }
 
 func (c *claim) kept() { c.once.Do(func() { close(c.held) }) }
@@ -93,6 +81,7 @@ func (c *claim) write(ctx context.Context, rec lease.Record, final bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++
+	sent := time.Now()
 	a, err := c.s.eval(ctx, writeScript, []string{c.lock, c.recKey, c.marker},
 		c.token, ms(c.s.ttl), strconv.FormatInt(rec.IssuedUpTo, 10), strconv.FormatInt(rec.Backwards, 10),
 		strconv.FormatInt(c.seq, 10), strconv.FormatInt(c.acked, 10), c.inc, newToken(),
@@ -105,6 +94,9 @@ func (c *claim) write(ctx context.Context, rec lease.Record, final bool) error {
 		return fmt.Errorf("%s: unexpected write reply %v", c.s.url.Where(), a)
 	}
 	c.kept()
+	if len(a) >= 4 {
+		c.s.noteClock(str(a[3]), sent)
+	}
 	if str(a[0]) == "gone" {
 		c.inc = str(a[2])
 		return lease.Gone("%s: %s", c.Where(), str(a[1]))

@@ -77,6 +77,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -97,6 +98,7 @@ type Store struct {
 	closed bool
 	done   chan struct{}
 	once   sync.Once
+	clock  atomic.Pointer[clockNote] // the last clock a script returned
 }
 
 // Open connects (within ttl plus a few seconds) and reads the server's
@@ -189,8 +191,34 @@ func (s *Store) eval(ctx context.Context, sc *script, keys []string, args ...str
 	return a, nil
 }
 
-// StoreNow reads Redis's clock (TIME).
+// clockNote is Redis's clock as a script last returned it: ms at local
+// (monotonic) time at, the middle of the script's round trip.
+type clockNote struct {
+	ms int64
+	at time.Time
+}
+
+// noteClock keeps the clock a script returned (ms, in decimal) for
+// StoreNow; sent is when the script was sent.
+func (s *Store) noteClock(ms string, sent time.Time) {
+	v, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil {
+		return
+	}
+	s.clock.Store(&clockNote{ms: v, at: sent.Add(time.Since(sent) / 2)})
+}
+
+// clockFresh is how long a clock a script returned stands in for TIME.
+const clockFresh = time.Second
+
+// StoreNow reads Redis's clock: as the last renewal script returned it,
+// moved on by the time since, when that was within clockFresh (the
+// Keeper reads it right after a renewal, so a renewal costs one command);
+// else by TIME.
 func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
+	if n := s.clock.Load(); n != nil && time.Since(n.at) < clockFresh {
+		return time.UnixMilli(n.ms).Add(time.Since(n.at)), nil
+	}
 	v, err := s.call(ctx, "TIME")
 	if err != nil {
 		return time.Time{}, err
@@ -252,4 +280,13 @@ func lockKey(pool string, p lease.Pair) string {
 }
 func recKey(pool string, p lease.Pair) string {
 	return fmt.Sprintf("idgen:{%s}:rec:%d:%d", pool, p.DC, p.Worker)
+}
+
+func ms(d time.Duration) string { return strconv.FormatInt(max(1, d.Milliseconds()), 10) }
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }

@@ -3,8 +3,6 @@ package zkstore
 import (
 	"context"
 	"errors"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +30,7 @@ func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error
 	byPair := map[lease.Pair]*lease.Entry{}
 	for _, n := range names {
 		base, lock := strings.CutSuffix(n, ".lock")
-		p, ok := parsePair(base)
+		p, ok := lease.ParsePair(base)
 		if !ok {
 			continue
 		}
@@ -61,24 +59,8 @@ func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error
 	for _, e := range byPair {
 		out = append(out, *e)
 	}
-	slices.SortFunc(out, func(a, b lease.Entry) int {
-		if a.Pair.DC != b.Pair.DC {
-			return int(a.Pair.DC - b.Pair.DC)
-		}
-		return int(a.Pair.Worker - b.Pair.Worker)
-	})
+	lease.SortEntries(out)
 	return out, nil
-}
-
-// parsePair reads "<dc>.<worker>".
-func parsePair(s string) (lease.Pair, bool) {
-	a, b, ok := strings.Cut(s, ".")
-	dc, err1 := strconv.ParseInt(a, 10, 64)
-	w, err2 := strconv.ParseInt(b, 10, 64)
-	if !ok || err1 != nil || err2 != nil || dc < 0 || w < 0 {
-		return lease.Pair{}, false
-	}
-	return lease.Pair{DC: dc, Worker: w}, true
 }
 
 // StoreNow is the ensemble's clock: the modification time the leader

@@ -1,0 +1,170 @@
+package gen
+
+// Taking ids from a baidu-cached ring (cached.go): lock free while it
+// holds ids, waiting for its filler when it is empty; an id that has
+// waited too long is thrown away, never handed out.
+
+import "sync"
+
+// stale reports whether id is dated more than one unit behind the clock.
+func (g *cachedGen) stale(id int64, now int64) bool {
+	tick := id >> g.tickShift & g.tickMax
+	return now >= g.epoch+(tick+2)*g.unit
+}
+
+func (g *cachedGen) clockNow() int64 {
+	if g.mc == nil {
+		return g.clock.Now()
+	}
+	if v, ok := g.mc.Cached(); ok {
+		return v
+	}
+	return g.mc.Recent()
+}
+
+// Next takes one id from the ring.
+func (g *cachedGen) Next() (int64, error) {
+	for {
+		h := g.head.Load()
+		if h&closedBit != 0 {
+			return 0, errClosed
+		}
+		t := g.tail.Load()
+		if h == t {
+			if err := g.await(h); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		id := g.slots[h&g.mask].Load()
+		now, ok := int64(0), false
+		if g.mc != nil {
+			now, ok = g.mc.Cached() // inlined: one load
+		}
+		if !ok {
+			now = g.clockNow()
+		}
+		if g.stale(id, now) {
+			g.discard(h, t)
+			continue
+		}
+		if g.head.CompareAndSwap(h, h+1) {
+			if t-h-1 < g.low {
+				g.wake()
+			}
+			return id, nil
+		}
+	}
+}
+
+// NextBatch takes len(out) ids. When the ring holds them all it takes them
+// straight into out in one step; otherwise (it must wait for the filler,
+// which may fail) it takes them into a scratch buffer and copies them on
+// success, so a failed batch leaves out untouched. (One case still writes
+// out before failing: another taker drains the ring between this one's
+// read and its step, and then the filler fails.)
+func (g *cachedGen) NextBatch(out []int64) error {
+	n := uint64(len(out))
+	for {
+		h, t := g.head.Load(), g.tail.Load()
+		if h&closedBit != 0 {
+			return errClosed
+		}
+		if t-h < n || g.stale(g.slots[h&g.mask].Load(), g.clockNow()) {
+			break
+		}
+		for i := range out {
+			out[i] = g.slots[(h+uint64(i))&g.mask].Load()
+		}
+		if g.head.CompareAndSwap(h, h+n) {
+			if t-h-n < g.low {
+				g.wake()
+			}
+			return nil
+		}
+	}
+	p := scratch.Get().(*[]int64)
+	defer scratch.Put(p)
+	if cap(*p) < len(out) {
+		*p = make([]int64, len(out))
+	}
+	buf := (*p)[:len(out)]
+	if err := g.take(buf); err != nil {
+		return err
+	}
+	copy(out, buf)
+	return nil
+}
+
+// scratch holds the buffers of batches that must wait for the filler.
+var scratch = sync.Pool{New: func() any { return new([]int64) }}
+
+// take fills out from the ring, as many at a time as it holds, waiting for
+// the filler when it is empty.
+func (g *cachedGen) take(out []int64) error {
+	for done := 0; done < len(out); {
+		h := g.head.Load()
+		if h&closedBit != 0 {
+			return errClosed
+		}
+		t := g.tail.Load()
+		if h == t {
+			if err := g.await(h); err != nil {
+				return err
+			}
+			continue
+		}
+		if g.stale(g.slots[h&g.mask].Load(), g.clockNow()) {
+			g.discard(h, t)
+			continue
+		}
+		k := min(uint64(len(out)-done), t-h)
+		for i := uint64(0); i < k; i++ {
+			out[done+int(i)] = g.slots[(h+i)&g.mask].Load()
+		}
+		if g.head.CompareAndSwap(h, h+k) {
+			done += int(k)
+			if t-h-k < g.low {
+				g.wake()
+			}
+		}
+	}
+	return nil
+}
+
+// discard throws away the ids from h to t (they have waited too long; they
+// are consumed, never handed out) and asks for fresh ones.
+func (g *cachedGen) discard(h, t uint64) {
+	if g.head.CompareAndSwap(h, t) {
+		g.discarded.Add(t - h)
+	}
+	g.wake()
+}
+
+// await waits while the ring is empty at h; it returns the filler's error
+// if the filler has stopped.
+func (g *cachedGen) await(h uint64) error {
+	g.wake()
+	g.waiters.Add(1)
+	defer g.waiters.Add(-1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.tail.Load() == h && g.head.Load() == h {
+		if p := g.fillErr.Load(); p != nil {
+			// Every waiter sees the error; the filler, woken above, tries
+			// again and clears it when it succeeds.
+			return *p
+		}
+		if g.closing.Load() {
+			return errClosed
+		}
+		g.cond.Wait()
+	}
+	return nil
+}
+
+// NextText writes the next id from the ring in the text= form.
+func (g *cachedGen) NextText(dst []byte) (int, error) {
+	id, err := g.Next()
+	return g.formatText(id, err, dst)
+}

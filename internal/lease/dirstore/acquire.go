@@ -1,0 +1,168 @@
+package dirstore
+
+// Taking a pair: the lowest whose file this process can lock, the others
+// counted by why they could not be taken.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease"
+)
+
+// Acquire takes the lowest pair whose file it can lock, skipping pairs held
+// by live processes, pairs whose files belong to other users and records
+// that fail their checksum.
+func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
+	if err := s.refresh(); err != nil {
+		return nil, err
+	}
+	var t tally
+	absentState := lease.Unmarked // a pool never used here
+	if st, ok := s.statAt(markerName(req.Pool.Name)); ok && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		absentState = lease.Missing
+	}
+	for _, p := range req.Candidates() {
+		// A pair without a file has a missing record: a request that
+		// skips those must not create files for them.
+		c, out, why, err := s.claim(req.Pool.Name, p, !req.Skips(p, lease.Record{}, absentState))
+		if err != nil {
+			return nil, err
+		}
+		if out == claimed {
+			if c.state == lease.Missing {
+				c.state = absentState
+			}
+			if rec, state := c.Predecessor(); !req.Skips(p, rec, state) {
+				s.mark(req.Pool.Name)
+				return c, nil
+			}
+			c.drop()
+			out = absent // counted as skipped
+		}
+		t.add(out, why, s.path+"/"+FileName(req.Pool.Name, p))
+	}
+	return nil, t.err(req, s.path)
+}
+
+// tally counts why the pairs of a request could not be taken.
+type tally struct {
+	busy, foreign, bad, skipped, unusable int
+	firstBad, firstUnusable               string
+}
+
+// add counts one pair (path: its file).
+func (t *tally) add(out outcome, why, path string) {
+	switch out {
+	case held:
+		t.busy++
+	case absent:
+		t.skipped++
+	case othersFile:
+		t.foreign++
+	case notAFile:
+		t.unusable++
+		if t.firstUnusable == "" {
+			t.firstUnusable = why
+		}
+	case badRecord:
+		t.bad++
+		if t.firstBad == "" {
+			t.firstBad = path
+		}
+	}
+}
+
+// err is the pool-full error, with the counts that are not 0.
+func (t *tally) err(req lease.Request, dir string) error {
+	msg := fmt.Sprintf("in lease_dir %s: %d held by live processes", dir, t.busy)
+	if t.foreign > 0 {
+		msg += fmt.Sprintf(", %d by other users' files", t.foreign)
+	}
+	if t.unusable > 0 {
+		msg += fmt.Sprintf(", %d by names that are not usable lease files (first: %s)", t.unusable, t.firstUnusable)
+	}
+	if t.skipped > 0 {
+		msg += fmt.Sprintf(", %d with records ahead of the clock", t.skipped)
+	}
+	if t.bad > 0 {
+		msg += fmt.Sprintf(", %d with records that fail their checksum (first: %s; remove such a file once no process uses the pair)", t.bad, t.firstBad)
+	}
+	return lease.PoolFull(req, "%s", msg)
+}
+
+// claim tries one pair's file (creating it when create is set). A name
+// that is not a usable lease file (notAFile) comes with a sentence saying
+// what it is.
+func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, string, error) {
+	name := FileName(pool, p)
+	path := s.path + "/" + name
+	for try := 0; try < 3; try++ {
+		f, st, out, why, err := s.openFile(name, "lease file", create, 0o644)
+		switch {
+		case errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM):
+			return nil, 0, "", errs.New(errs.ErrWorker, "lease_dir %s (%s): cannot create or open %s: permission denied", s.path, s.owner, name)
+		case err != nil:
+			return nil, 0, "", errs.New(errs.ErrWorker, "lease file %s: %v", path, err)
+		case out != claimed:
+			return nil, out, why, nil
+		}
+		c, out, err := s.lockFile(f, &st, name, p)
+		if err != nil || c != nil || out != claimed {
+			return c, out, "", err
+		}
+		// The name was unlinked or replaced meanwhile: try it again.
+	}
+	return nil, 0, "", errs.New(errs.ErrWorker, "lease file %s keeps being replaced while idgen locks it", path)
+}
+
+// lockFile locks an open lease file f (name, stat st) and reads its
+// record: a claim; held when another process has the lock; badRecord; or
+// no claim but claimed when the name was unlinked or replaced between open
+// and lock (this lock guards nothing: the caller tries the name again).
+func (s *Store) lockFile(f *os.File, st *syscall.Stat_t, name string, p lease.Pair) (*claim, outcome, error) {
+	LockHook(int(f.Fd()), true) // before the lock: a child forked from now on lets it go
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		closeLocked(f)
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, held, nil
+		}
+		return nil, 0, errs.New(errs.ErrWorker, "lease file %s: cannot lock: %v", f.Name(), err)
+	}
+	if now, ok := s.statAt(name); !ok || now.Dev != st.Dev || now.Ino != st.Ino {
+		closeLocked(f)
+		return nil, claimed, nil
+	}
+	c := &claim{s: s, f: f, name: name, path: f.Name(), pair: p, dev: st.Dev, ino: st.Ino}
+	var buf [recordLen + 1]byte // a longer file is no record
+	n, err := f.ReadAt(buf[:], 0)
+	if n == 0 && (err == nil || errors.Is(err, io.EOF)) {
+		c.state = lease.Missing
+		return c, claimed, nil
+	}
+	rec, ok := parseRecord(buf[:n])
+	if !ok {
+		closeLocked(f)
+		return nil, badRecord, nil
+	}
+	c.rec, c.state = rec, lease.Present
+	return c, claimed, nil
+}
+
+// markerName is the file that says a pool was used in this directory: a
+// pair of it whose file is missing lost its record (Missing), where in a
+// pool never used here it is new (Unmarked).
+func markerName(pool string) string { return pool + ".pool" }
+
+// mark makes the pool's marker (an empty file) if it is missing.
+func (s *Store) mark(pool string) {
+	fd, err := syscall.Openat(int(s.dir.Fd()), markerName(pool), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err == nil {
+		syscall.Close(fd)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/gen"
 )
 
@@ -54,12 +55,16 @@ type TextParts struct {
 	Addr       []byte // IPv4 (4), IPv6 (16) or MAC (6) bytes; nil if none
 }
 
-// Open builds the generator that config describes (the configuration
+// Open builds the generator that conf describes (the configuration
 // string of include/idgen.h; "" means the defaults: preset=snowflake with
 // a host lease). A lease source takes its pair before Open returns.
 // Errors: ErrInvalid (the message names the key), ErrWorker, ErrClock.
-func Open(config string) (*Generator, error) {
-	g, err := gen.OpenString(config)
+func Open(conf string) (*Generator, error) {
+	spec, err := config.Parse(conf)
+	if err != nil {
+		return nil, err
+	}
+	g, err := gen.Open(spec, gen.Options{})
 	if err != nil {
 		return nil, err
 	}

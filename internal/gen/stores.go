@@ -65,35 +65,27 @@ func openListStore(c *config.Spec) (lease.Store, error) {
 const storeOpenTimeout = 10 * time.Second
 
 // openCounterStore opens the store a segment configuration names: the
-// host lease directory without store=.
+// host lease directory without store=. As openStore, it answers a typed
+// nil with its error: callers look at the error first.
 func openCounterStore(c *config.Spec) (segment.Store, error) {
 	if c.Store == nil {
 		dir, explicit := c.LeaseDir, c.LeaseDir != ""
 		if !explicit {
 			dir = config.DefaultLeaseDir
 		}
-		return counterStore(dirstore.OpenCounters(dir, explicit))
+		return dirstore.OpenCounters(dir, explicit)
 	}
 	switch c.Store.Kind {
 	case config.StoreZK:
-		return counterStore(zkstore.OpenCounters(c.Store, storeOpenTimeout))
+		return zkstore.OpenCounters(c.Store, storeOpenTimeout)
 	case config.StorePG:
-		return counterStore(pgstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout))
+		return pgstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
 	case config.StoreMySQL:
-		return counterStore(mysqlstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout))
+		return mysqlstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
 	case config.StoreRedis:
-		return counterStore(redisstore.OpenCounters(c.Store, storeOpenTimeout))
+		return redisstore.OpenCounters(c.Store, storeOpenTimeout)
 	case config.StoreEtcd:
-		return counterStore(etcdstore.OpenCounters(c.Store, storeOpenTimeout))
+		return etcdstore.OpenCounters(c.Store, storeOpenTimeout)
 	}
 	return nil, errs.Key("store", "%s keeps no segment counters in this version", c.Store.Redacted())
-}
-
-// counterStore is an opened store as a segment.Store (nil on error, never
-// a typed nil).
-func counterStore[T segment.Store](st T, err error) (segment.Store, error) {
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
 }

@@ -1,0 +1,23 @@
+package gen
+
+// Opening the generator of a text preset.
+
+import (
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+)
+
+// newText opens the generator of a text preset.
+func newText(c *config.Spec, clk clock.Clock, ownClock bool) (Generator, error) {
+	switch c.Scheme {
+	case config.SchemeUUIDv7:
+		return newUUIDv7(c, clk, ownClock), nil
+	case config.SchemeULID:
+		return newULID(c, clk, ownClock), nil
+	}
+	g, err := newRocket(c, clk, ownClock)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}

@@ -1,7 +1,8 @@
 // Package main is idgen's C boundary: one small export per public symbol
 // (called by the C shim after its fork check). Each checks its arguments,
-// calls package idgen (the public Go API), maps errors to status codes, records the message in
-// the thread's last error and recovers panics. No id logic lives here.
+// calls package idgen (the public Go API), maps errors to status
+// codes, records the message in the thread's last error and recovers
+// panics. No id logic lives here. text.go: the text exports.
 package main
 
 /*
@@ -238,80 +239,4 @@ func idgenGoDecodeDefault(id C.int64_t, out *C.idgen_parts) (rc C.int) {
 	}
 	p, err := idgen.Decode(int64(id))
 	return decodeInto(p, err, out)
-}
-
-//export idgenGoFormat
-func idgenGoFormat(id C.int64_t, base C.int, fixed C.int, buf *C.char, capacity C.size_t) (rc C.int) {
-	defer guard(&rc)
-	var tmp [72]byte
-	text, err := idgen.AppendFormat(tmp[:0], int64(id), int(base), fixed != 0)
-	if err != nil {
-		return fail(err)
-	}
-	return copyString(unsafe.String(&text[0], len(text)), buf, capacity)
-}
-
-//export idgenGoParse
-func idgenGoParse(text *C.char, base C.int, out *C.int64_t) (rc C.int) {
-	defer guard(&rc)
-	if text == nil || out == nil {
-		return invalid("text and out must not be NULL")
-	}
-	v, err := idgen.Parse(C.GoString(text), int(base))
-	if err != nil {
-		return fail(err)
-	}
-	*out = C.int64_t(v)
-	return C.IDGEN_OK
-}
-
-//export idgenGoNextText
-func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) C.int {
-	return withGen(h, func(g *idgen.Generator) C.int {
-		if buf == nil {
-			return invalid("buf is NULL")
-		}
-		need := g.TextLen() + 1
-		if uint64(capacity) < uint64(need) {
-			setError(fmt.Sprintf("cap = %d cannot hold this generator's longest text and its NUL (%d bytes); nothing was consumed", uint64(capacity), need))
-			return C.IDGEN_ERANGE
-		}
-		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), need)
-		text, err := g.AppendText(dst[:0])
-		if err != nil {
-			return fail(err)
-		}
-		dst[len(text)] = 0
-		return C.int(len(text))
-	})
-}
-
-// maxTextIn bounds how much of a text idgen_decode_text reads: no id is
-// near this long.
-const maxTextIn = 256
-
-//export idgenGoDecodeText
-func idgenGoDecodeText(h C.uintptr_t, text *C.char, out *C.idgen_text_parts) C.int {
-	return withGen(h, func(g *idgen.Generator) C.int {
-		if text == nil || out == nil {
-			return invalid("text and out must not be NULL")
-		}
-		n := C.strnlen(text, maxTextIn+1)
-		if n > maxTextIn {
-			return invalid("text is longer than %d bytes; no id is", maxTextIn)
-		}
-		p, err := g.DecodeText(C.GoStringN(text, C.int(n)))
-		if err != nil {
-			return fail(err)
-		}
-		var r C.idgen_text_parts
-		r.id, r.unix_ms, r.sequence = C.int64_t(p.ID), C.int64_t(p.UnixMs), C.int64_t(p.Sequence)
-		r.pid, r.loader_hash = C.int64_t(p.PID), C.int64_t(p.LoaderHash)
-		r.addr_len = C.int32_t(len(p.Addr))
-		for i, b := range p.Addr {
-			r.addr[i] = C.uint8_t(b)
-		}
-		*out = r
-		return C.IDGEN_OK
-	})
 }

@@ -50,56 +50,14 @@ func run(holder string) error {
 	if err := os.Mkdir(filepath.Join(dir, "leases"), 0o755); err != nil {
 		return err
 	}
-
-	// The C program takes its pair first.
 	out := filepath.Join(dir, "c.ids")
-	cmd := exec.Command(holder, config, out, "100")
-	stdout, err := cmd.StdoutPipe()
+	cmd, cPair, err := startHolder(holder, config, out)
 	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
 		return err
 	}
 	defer cmd.Process.Kill()
-	first, err := bufio.NewReader(stdout).ReadString('\n')
+	goIDs, err := issueBeside(config, cPair)
 	if err != nil {
-		return fmt.Errorf("the C holder printed no config: %v", err)
-	}
-	cPair := leasedRe.FindStringSubmatch(first)
-	if cPair == nil {
-		return fmt.Errorf("the C holder holds no pair: %q", first)
-	}
-
-	g, err := idgen.Open(config)
-	if err != nil {
-		return fmt.Errorf("Go open: %w", err)
-	}
-	goPair := leasedRe.FindStringSubmatch(g.Config())
-	if goPair == nil || goPair[1] == cPair[1] {
-		return fmt.Errorf("Go holds %q beside C's %s", g.Config(), cPair[1])
-	}
-	fmt.Printf("goapp: C holds %s, Go holds %s\n", cPair[1], goPair[1])
-
-	if third, err := idgen.Open(config); !errors.Is(err, idgen.ErrWorker) || idgen.Code(err) != -5 {
-		if third != nil {
-			third.Close()
-		}
-		return fmt.Errorf("a third taker of a pool of two: %v (want ErrWorker, code -5)", err)
-	}
-
-	goIDs := map[int64]bool{}
-	for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); {
-		id, err := g.Next()
-		if err != nil {
-			return err
-		}
-		goIDs[id] = true
-	}
-	if !strings.Contains(idgen.MetricsText(), `idgen_generator_info{`) {
-		return errors.New("MetricsText does not list the Go generator")
-	}
-	if err := g.Close(); err != nil {
 		return err
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -109,6 +67,63 @@ func run(holder string) error {
 		return fmt.Errorf("C holder: %v", err)
 	}
 	return compare(out, goIDs)
+}
+
+// startHolder starts the C program, which takes its pair first, and
+// returns the pair it holds.
+func startHolder(holder, config, out string) (*exec.Cmd, string, error) {
+	cmd := exec.Command(holder, config, out, "100")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, "", err
+	}
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		return nil, "", fmt.Errorf("the C holder printed no config: %v", err)
+	}
+	pair := leasedRe.FindStringSubmatch(first)
+	if pair == nil {
+		cmd.Process.Kill()
+		return nil, "", fmt.Errorf("the C holder holds no pair: %q", first)
+	}
+	return cmd, pair[1], nil
+}
+
+// issueBeside opens the pool's other pair from Go, checks that a third
+// taker is refused, and issues ids for half a second.
+func issueBeside(config, cPair string) (map[int64]bool, error) {
+	g, err := idgen.Open(config)
+	if err != nil {
+		return nil, fmt.Errorf("Go open: %w", err)
+	}
+	defer g.Close()
+	goPair := leasedRe.FindStringSubmatch(g.Config())
+	if goPair == nil || goPair[1] == cPair {
+		return nil, fmt.Errorf("Go holds %q beside C's %s", g.Config(), cPair)
+	}
+	fmt.Printf("goapp: C holds %s, Go holds %s\n", cPair, goPair[1])
+	if third, err := idgen.Open(config); !errors.Is(err, idgen.ErrWorker) || idgen.Code(err) != -5 {
+		if third != nil {
+			third.Close()
+		}
+		return nil, fmt.Errorf("a third taker of a pool of two: %v (want ErrWorker, code -5)", err)
+	}
+	ids := map[int64]bool{}
+	for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); {
+		id, err := g.Next()
+		if err != nil {
+			return nil, err
+		}
+		ids[id] = true
+	}
+	if !strings.Contains(idgen.MetricsText(), `idgen_generator_info{`) {
+		return nil, errors.New("MetricsText does not list the Go generator")
+	}
+	return ids, g.Close()
 }
 
 // compare reads the C holder's ids and checks that none is one of Go's.

@@ -43,6 +43,7 @@ type cachedGen struct {
 	kick      chan struct{} // wakes the filler
 	stop      chan struct{}
 	fillErr   atomic.Pointer[error] // why the filler stopped, if it did
+	fills     atomic.Uint64         // failed fill attempts (a waiter waits for a new one)
 	discarded atomic.Uint64         // stale ids thrown away (stats)
 
 	mu      sync.Mutex // guards the wait for an empty ring
@@ -73,7 +74,9 @@ func newCached(tg *timeGen) *cachedGen {
 	}
 	g.cond = sync.NewCond(&g.mu)
 	tg.handedOut = g.handedOut
-	go g.fill()
+	if !tg.manual {
+		go g.fill()
+	}
 	g.wake()
 	return g
 }
@@ -92,44 +95,75 @@ func (g *cachedGen) fill() {
 	// its clock (the current tick and the ticks it may borrow): a chunk
 	// made over several units would be stale, thrown away as it lands, and
 	// made again for ever.
-	perTick := int(g.timeGen.seqMask) + 1
-	buf := make([]int64, min(len(g.slots), 8192, perTick*int(g.timeGen.borrow+1)))
+	buf := make([]int64, g.chunk())
 	for {
 		select {
 		case <-g.stop:
 			return
 		case <-g.kick:
 		}
-		for {
-			t, h := g.tail.Load(), g.head.Load()
-			if h&closedBit != 0 {
-				return
-			}
-			free := uint64(len(g.slots)) - (t - h)
-			if free == 0 {
-				break
-			}
-			k := min(free, uint64(len(buf)), uint64(len(g.slots))-t&g.mask)
-			if err := g.timeGen.NextBatch(buf[:k]); err != nil {
-				// Callers get the error while the ring is empty; the next
-				// one to find it empty wakes the filler to try again.
-				g.fillErr.Store(&err)
-				g.broadcast()
-				if g.closing.Load() {
-					return
-				}
-				break
-			}
-			g.fillErr.Store(nil)
-			for i, id := range buf[:k] {
-				g.slots[(t+uint64(i))&g.mask].Store(id)
-			}
-			g.tail.Store(t + k)
-			g.broadcast()
-			if g.closing.Load() {
-				return
-			}
+		if g.fillPass(buf, false) {
+			return
 		}
+	}
+}
+
+// chunk is the length of the filler's batches.
+func (g *cachedGen) chunk() int {
+	perTick := int(g.timeGen.seqMask) + 1
+	return min(len(g.slots), 8192, perTick*int(g.timeGen.borrow+1))
+}
+
+// fillPass tops the ring up, in chunks of buf's length (one chunk when
+// once is set: a caller that fills for itself takes the first ids while
+// they are fresh); it reports whether the generator is closing (the
+// filler ends).
+func (g *cachedGen) fillPass(buf []int64, once bool) (done bool) {
+	for {
+		t, h := g.tail.Load(), g.head.Load()
+		if h&closedBit != 0 {
+			return true
+		}
+		free := uint64(len(g.slots)) - (t - h)
+		if free == 0 {
+			return false
+		}
+		k := min(free, uint64(len(buf)), uint64(len(g.slots))-t&g.mask)
+		if err := g.timeGen.NextBatch(buf[:k]); err != nil {
+			// Callers get the error while the ring is empty; the next
+			// one to find it empty wakes the filler to try again.
+			g.fillErr.Store(&err)
+			g.fills.Add(1)
+			g.broadcast()
+			return g.closing.Load()
+		}
+		g.fillErr.Store(nil)
+		for i, id := range buf[:k] {
+			g.slots[(t+uint64(i))&g.mask].Store(id)
+		}
+		g.tail.Store(t + k)
+		g.broadcast()
+		if g.closing.Load() {
+			return true
+		}
+		if once {
+			return false
+		}
+	}
+}
+
+// StepFiller runs a baidu-cached generator's filler once if it was woken
+// (a manual Env: the simulator calls it where the filler goroutine would
+// run); other generators ignore it.
+func StepFiller(g Generator) {
+	c, ok := g.(*cachedGen)
+	if !ok || !c.manual {
+		return
+	}
+	select {
+	case <-c.kick:
+		c.fillPass(make([]int64, c.chunk()), false)
+	default:
 	}
 }
 

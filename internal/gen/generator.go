@@ -57,6 +57,7 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 	}
 	resolveSources(&rc)
 	sh := newShape(&rc, clk, ownClock)
+	sh.manual = opt.Env != nil && opt.Env.Manual()
 	var lm *leaser
 	if rc.WorkerSrc.Leasing() {
 		var err error

@@ -141,24 +141,47 @@ func (g *cachedGen) discard(h, t uint64) {
 	g.wake()
 }
 
-// await waits while the ring is empty at h; it returns the filler's error
-// if the filler has stopped.
+// await waits while the ring is empty at h. When the filler fails, a
+// waiter returns its error only once the filler has tried again since
+// the waiter came (a call after a lease came back fills, not fails).
 func (g *cachedGen) await(h uint64) error {
-	g.wake()
+	if g.manual {
+		return g.fillHere(h)
+	}
 	g.waiters.Add(1)
 	defer g.waiters.Add(-1)
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	seen := g.fills.Load()
+	g.wake()
 	for g.tail.Load() == h && g.head.Load() == h {
-		if p := g.fillErr.Load(); p != nil {
-			// Every waiter sees the error; the filler, woken above, tries
-			// again and clears it when it succeeds.
+		if p := g.fillErr.Load(); p != nil && g.fills.Load() != seen {
 			return *p
 		}
 		if g.closing.Load() {
 			return errClosed
 		}
 		g.cond.Wait()
+	}
+	return nil
+}
+
+// fillHere is await without a filler goroutine (a manual Env): the caller
+// fills one chunk itself, so that it takes the first ids while they are
+// fresh.
+func (g *cachedGen) fillHere(h uint64) error {
+	for g.tail.Load() == h && g.head.Load() == h {
+		if g.closing.Load() {
+			return errClosed
+		}
+		select { // a wake pending for the filler: this call answers it
+		case <-g.kick:
+		default:
+		}
+		g.fillPass(make([]int64, g.chunk()), true)
+		if p := g.fillErr.Load(); p != nil && g.tail.Load() == h {
+			return *p
+		}
 	}
 	return nil
 }

@@ -17,6 +17,9 @@ type shape struct {
 	clock     clock.Clock
 	ownClock  bool   // Open made the clock, so Close stops it
 	cfgString string // the configuration as opened (Config, without a lease)
+	// manual: no goroutine of the generator's own (the simulator's manual
+	// Env): baidu-cached's filler runs when its owner steps it.
+	manual bool
 }
 
 func newShape(c *config.Spec, clk clock.Clock, ownClock bool) *shape {

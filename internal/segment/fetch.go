@@ -132,10 +132,13 @@ func (c *Counter) advance(old *seg) error {
 		case c.cur.Load() != old:
 			return nil // another caller moved on
 		case c.pre != nil:
-			c.install(c.pre)
-			if lease.Mutant() != "segment-reinstall" {
+			s := c.pre
+			if lease.Mutant() == "segment-reinstall" {
+				s = newSeg(s.lo, s.size, c.cfg.Padding) // kept in hand: its values again
+			} else {
 				c.pre = nil
 			}
+			c.install(s)
 			return nil
 		case c.ended != nil:
 			return c.ended

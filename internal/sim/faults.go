@@ -32,8 +32,11 @@ func (s *sched) heal(all bool) {
 func (s *sched) runKeepers() {
 	w := s.w
 	for _, p := range w.procs {
-		if c := gen.CounterOf(p.g); c != nil && !p.busy && w.now >= p.paused {
-			c.FetchStep() // where a prefetch goroutine would run
+		if p.g != nil && !p.busy && w.now >= p.paused {
+			if c := gen.CounterOf(p.g); c != nil {
+				c.FetchStep() // where a prefetch goroutine would run
+			}
+			gen.StepFiller(p.g) // where baidu-cached's filler would run
 		}
 		if p.k == nil || p.busy || w.now < p.paused || w.now < p.nextRun {
 			continue

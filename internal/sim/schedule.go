@@ -33,6 +33,9 @@ var setups = []Setup{
 	// A wall clock that steps back and jumps forward under its generator
 	// (steps back up to 50 ms are waited out, longer ones refused).
 	{"wall", "layout=time:41,worker:2,seq:6 clock=wall on_clock_back=wait:50ms worker=lease lease_ttl=1s max_outage=%s", 0, true, 4, false},
+	// baidu-cached: ids handed out from a ring its filler tops up
+	// (stepped by the scheduler), over a borrowing time generator.
+	{"baidu-cached", "preset=baidu-cached layout=time:41,worker:2,seq:6 unit=100ms worker=lease max_drift=500ms lease_ttl=1s max_outage=%s", 0, true, 4, false},
 	{"zk-session", "preset=zk-session layout=worker:2,time:40,seq:16 worker=lease lease_ttl=1s max_outage=%s", 0, true, 4, false},
 	{"zxid", "preset=zxid layout=epoch:32,counter:8 worker=lease lease_ttl=1s max_outage=%s", 0, true, 1, false},
 	// A fixed worker per process (%d: the process), replaced by configure.

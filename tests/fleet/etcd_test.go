@@ -110,7 +110,10 @@ func etcdHealthy(t *testing.T, members []string, within time.Duration) time.Time
 
 func TestEtcdLeaderKilledAndQuorumLost(t *testing.T) {
 	const maxOutage = 4 * time.Second
-	cfg := "preset=snowflake lease_ttl=2s max_outage=4s worker=" + etcdStore(t).source(t, 0)
+	// lease_ttl 3 s: an etcd lease must outlive an election (timeout 1 s
+	// here) and the keep-alive that failed over during it on a loaded host;
+	// with 2 s one holder's lease expired while the leader changed.
+	cfg := "preset=snowflake lease_ttl=3s max_outage=4s worker=" + etcdStore(t).source(t, 0)
 	hs := make([]*watched, 4)
 	for i := range hs {
 		hs[i] = startWatched(t, cfg, 100)

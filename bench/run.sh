@@ -28,52 +28,41 @@ trap 'tests/servers/zk.sh stop "$SRV/zk" >/dev/null 2>&1; tests/servers/pg.sh st
 if tests/servers/zk.sh start "$SRV/zk" >/dev/null 2>&1; then
     export IDGEN_BENCH_ZK="zk://$(cat "$SRV/zk/connect")/idgen-bench"
 fi
-if tests/servers/pg.sh start "$SRV/pg" >/dev/null 2>&1; then
-    export IDGEN_BENCH_PG="$(cat "$SRV/pg/url") lease_table=idgen_bench"
-    # Renewal cost: statements a holder sends per second, counted by the server.
-    before=$(tests/servers/pg.sh psql "$SRV/pg" "SELECT xact_commit FROM pg_stat_database WHERE datname='idgen'")
-    "$BENCH/../holder" "preset=snowflake worker=$(cat "$SRV/pg/url") lease_table=idgen_cost" /dev/null 100000 >/dev/null &
+# renewal_cost WHAT CONFIG COUNT UNITS NOTE [SELF]: what one holder of
+# CONFIG sends its store in 30 s (open, renewals at lease_ttl=10s, close),
+# as the server counts it with the command COUNT (SELF: the counting
+# commands themselves, left out).
+renewal_cost() {
+    local before after hp n
+    before=$($3)
+    "$BENCH/../holder" "$2" /dev/null 100000 >/dev/null &
     hp=$!
     sleep 30
     kill -TERM $hp; wait $hp || true
-    after=$(tests/servers/pg.sh psql "$SRV/pg" "SELECT xact_commit FROM pg_stat_database WHERE datname='idgen'")
-    echo "  PostgreSQL renewal cost, one holder, lease_ttl=10s: $(( after - before )) transactions in 30 s (open + renewals + close) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
+    after=$($3)
+    n=$(( after - before - ${6:-0} ))
+    echo "  $1 renewal cost, one holder, lease_ttl=10s: $n $4 in 30 s ($5) = $(python3 -c "print(round($n / 30, 2))")/s"
+}
+if tests/servers/pg.sh start "$SRV/pg" >/dev/null 2>&1; then
+    export IDGEN_BENCH_PG="$(cat "$SRV/pg/url") lease_table=idgen_bench"
+    pg_xacts() { tests/servers/pg.sh psql "$SRV/pg" "SELECT xact_commit FROM pg_stat_database WHERE datname='idgen'"; }
+    renewal_cost PostgreSQL "preset=snowflake worker=$(cat "$SRV/pg/url") lease_table=idgen_cost" pg_xacts transactions "open + renewals + close"
 fi
 if tests/servers/etcd.sh start "$SRV/etcd" >/dev/null 2>&1; then
     export IDGEN_BENCH_ETCD="etcd://root:s3cret@$(cat "$SRV/etcd/endpoints")/idgen-bench"
-    # Renewal cost: requests a holder sends per second, as the 3 members count them (gRPC handled, every method).
+    # the 3 members' gRPC requests handled, every method
     etcd_reqs() { python3 -c 'import sys, urllib.request as u; print(int(sum(float(l.rsplit(" ", 1)[1]) for p in sys.argv[1:] for l in u.urlopen("http://127.0.0.1:%s/metrics" % p, timeout=5).read().decode().splitlines() if l.startswith("grpc_server_handled_total{"))))' $(cat "$SRV/etcd/port1" "$SRV/etcd/port2" "$SRV/etcd/port3"); }
-    before=$(etcd_reqs)
-    "$BENCH/../holder" "preset=snowflake worker=etcd://root:s3cret@$(cat "$SRV/etcd/endpoints")/idgen-cost" /dev/null 100000 >/dev/null &
-    hp=$!
-    sleep 30
-    kill -TERM $hp; wait $hp || true
-    after=$(etcd_reqs)
-    echo "  etcd renewal cost, one holder, lease_ttl=10s: $(( after - before )) requests in 30 s (open + renewals + close; a renewal is a keep-alive and a txn) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
+    renewal_cost etcd "preset=snowflake worker=etcd://root:s3cret@$(cat "$SRV/etcd/endpoints")/idgen-cost" etcd_reqs requests "open + renewals + close; a renewal is a keep-alive and a txn"
 fi
 if tests/servers/mariadb.sh start "$SRV/my" >/dev/null 2>&1; then
     export IDGEN_BENCH_MYSQL="$(cat "$SRV/my/url") lease_table=idgen_bench"
-    # Renewal cost: UPDATE statements a holder sends per second, counted by the server.
     my_updates() { tests/servers/mariadb.sh sql "$SRV/my" "SHOW GLOBAL STATUS LIKE 'Com_update'" | cut -f2; }
-    before=$(my_updates)
-    "$BENCH/../holder" "preset=snowflake worker=$(cat "$SRV/my/url") lease_table=idgen_cost" /dev/null 100000 >/dev/null &
-    hp=$!
-    sleep 30
-    kill -TERM $hp; wait $hp || true
-    after=$(my_updates)
-    echo "  MariaDB renewal cost, one holder, lease_ttl=10s: $(( after - before )) UPDATEs in 30 s (claim + renewals + release) = $(python3 -c "print(round(($after - $before) / 30, 2))")/s"
+    renewal_cost MariaDB "preset=snowflake worker=$(cat "$SRV/my/url") lease_table=idgen_cost" my_updates UPDATEs "claim + renewals + release"
 fi
 if tests/servers/redis.sh start "$SRV/redis" >/dev/null 2>&1; then
     export IDGEN_BENCH_REDIS="$(cat "$SRV/redis/url")"
-    # Renewal cost: commands a holder sends per second, counted by the server.
     rd_cmds() { tests/servers/redis.sh cli "$SRV/redis" INFO stats | tr -d '\r' | sed -n 's/^total_commands_processed://p'; }
-    before=$(rd_cmds)
-    "$BENCH/../holder" "preset=snowflake worker=$(cat "$SRV/redis/url")/1" /dev/null 100000 >/dev/null &
-    hp=$!
-    sleep 30
-    kill -TERM $hp; wait $hp || true
-    after=$(rd_cmds)
-    echo "  Redis renewal cost, one holder, lease_ttl=10s: $(( after - before - 2 )) commands in 30 s (open + renewals + close; the 2 INFO calls left out) = $(python3 -c "print(round(($after - $before - 2) / 30, 2))")/s"
+    renewal_cost Redis "preset=snowflake worker=$(cat "$SRV/redis/url")/1" rd_cmds commands "open + renewals + close; the 2 INFO calls left out" 2
 fi
 "$BENCH/cbench" 1.0
 "$BENCH/segbench" 5

@@ -70,12 +70,15 @@ func (g *session) limit(high int64) uint64 {
 func (g *session) Until(int64) time.Duration { return 0 }
 
 // LostFloor: a holder whose record was lost counted at most up to its
-// fence, one max_outage of ids at the layout's nominal rate ahead of its
-// counter, which follows the clock unless bursts of more than one tick's
-// worth of ids a tick drove it ahead: start above the counter of now +
-// max_outage (no wait: the counter starts there at once).
+// fence, which NextFence never publishes past the tick of its clock +
+// max_outage; its clock may be ahead of this one (by less than
+// max_outage, the bound every lease source assumes), so start above the
+// tick of now + 2·max_outage. Such a start is ahead of this generator's
+// own fence cap: it waits up to one max_outage for its clock (as a time
+// generator waits out a lost record), where it used to start at once
+// above now + max_outage, below a predecessor whose clock ran ahead.
 func (g *session) LostFloor() (int64, bool) {
-	return int64(g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage))) + 1<<g.seqBits, true
+	return int64(g.counterAt(g.clock.Now()+2*int64(g.cfg.MaxOutage))) + 1<<g.seqBits, true
 }
 
 // Adopt starts the counter above the predecessor's record and above
@@ -100,9 +103,20 @@ func (g *session) Accepts(p lease.Pair) bool {
 }
 
 // NextFence runs one max_outage of ids at the layout's nominal rate ahead
-// of the counter.
+// of the counter, but never past the last value of the tick of now +
+// max_outage: that is what a successor that finds the record lost starts
+// above (LostFloor), so a counter that floors drove ahead of its clock (a
+// holder that itself started above a lost record) must not publish more.
+// Such a holder waits for its clock at the next renewals. (A cap far
+// below the counter is the time field having wrapped: not applied.)
 func (g *session) NextFence() int64 {
-	return int64(g.state.Load()&^closedBit) + config.CeilTicks(g.cfg.MaxOutage, g.cfg.Unit)<<g.seqBits
+	ahead := config.CeilTicks(g.cfg.MaxOutage, g.cfg.Unit) << g.seqBits
+	fence := int64(g.state.Load()&^closedBit) + ahead
+	capped := int64(g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage))) + 1<<g.seqBits - 1
+	if capped < fence && fence-capped <= 4*ahead+2<<g.seqBits {
+		return capped
+	}
+	return fence
 }
 
 // Last is the last counter value issued.

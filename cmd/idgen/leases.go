@@ -1,6 +1,7 @@
 package main
 
-// idgen leases: the pool of a lease source as its store holds it.
+// idgen leases: the pool of a lease source, or a segment counter, as its
+// store holds it.
 
 import (
 	"bufio"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/gen"
 )
 
@@ -24,6 +26,9 @@ func cmdLeases(o *opts, w *bufio.Writer) error {
 	c, err := o.spec()
 	if err != nil {
 		return err
+	}
+	if c.Scheme == config.SchemeSegment {
+		return counterLine(c, o.json, w)
 	}
 	rows, err := gen.ListLeases(c)
 	if err != nil {
@@ -65,6 +70,40 @@ func leasesJSON(rows []gen.LeaseRow, w *bufio.Writer) error {
 		return err
 	}
 	_, _ = w.Write(append(b, '\n'))
+	return nil
+}
+
+// counterLine prints a segment configuration's counter: the last value
+// taken and where the next segment begins (values of live generators'
+// segments in hand are below it).
+func counterLine(c *config.Spec, asJSON bool, w *bufio.Writer) error {
+	r, err := gen.ReadCounter(c)
+	if err != nil {
+		return err
+	}
+	next := r.Start
+	var last *int64
+	if r.Found {
+		last, next = &r.Last, r.Last+1
+	}
+	if asJSON {
+		b, err := json.Marshal(struct {
+			Counter string `json:"counter"`
+			Store   string `json:"store"`
+			Last    *int64 `json:"last"`
+			Next    int64  `json:"next"`
+		}{r.Name, r.Store, last, next})
+		if err != nil {
+			return err
+		}
+		_, _ = w.Write(append(b, '\n'))
+		return nil
+	}
+	lastText := "-"
+	if last != nil {
+		lastText = fmt.Sprint(*last)
+	}
+	fmt.Fprintf(w, "counter=%s store=%q last=%s next=%d\n", r.Name, r.Store, lastText, next)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/segment"
 )
 
 // LeaseRow is one pair of a pool as idgen leases prints it.
@@ -22,7 +23,7 @@ type LeaseRow struct {
 // taking, writing and creating nothing.
 func ListLeases(c *config.Spec) ([]LeaseRow, error) {
 	if c.Scheme == config.SchemeSegment {
-		return nil, errs.Key("preset", "segment counters are not listed by idgen leases yet (only the pools of lease sources)")
+		return nil, errs.Key("preset", "a segment configuration names a counter, not a pool: see ReadCounter")
 	}
 	if !c.WorkerSrc.Leasing() {
 		return nil, errs.Key("worker", "this configuration takes no lease, so there is no pool to list (use worker=lease or a store URL)")
@@ -76,4 +77,36 @@ func recordMs(c *config.Spec, v int64) int64 {
 		return -1
 	}
 	return c.EpochMs + v*ums
+}
+
+// CounterRow is a segment counter as idgen leases prints it.
+type CounterRow struct {
+	Name  string
+	Store string // where it is kept, never with a password
+	Found bool   // false: no value was ever taken (it begins at Start)
+	Last  int64  // the last value taken (handed out, in hand or lost)
+	Start int64  // where a new counter begins
+}
+
+// ReadCounter reads the counter of a segment configuration as its store
+// holds it, taking nothing (a SQL store makes its table if it is missing,
+// as opening a generator would).
+func ReadCounter(c *config.Spec) (CounterRow, error) {
+	if c.Scheme != config.SchemeSegment {
+		return CounterRow{}, errs.Key("preset", "not a segment configuration")
+	}
+	st, err := openCounterStore(c)
+	if err != nil {
+		return CounterRow{}, err
+	}
+	defer st.Close()
+	r, ok := st.(segment.Reader)
+	if !ok {
+		return CounterRow{}, errs.Key("store", "%s cannot read a counter", st.Where())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	defer cancel()
+	row := CounterRow{Name: c.Name, Store: st.Where(), Start: c.Segment.Start}
+	row.Last, row.Found, err = r.Read(ctx, c.Name)
+	return row, err
 }

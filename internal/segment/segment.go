@@ -213,3 +213,11 @@ func (c *Counter) Reserve(n int64) (first, got int64, err error) {
 		}
 	}
 }
+
+// Reader is a Store that can read a counter without moving it (idgen
+// leases); every store of this version implements it.
+type Reader interface {
+	// Read returns the last value taken from counter name; found is false
+	// when the store holds no such counter.
+	Read(ctx context.Context, name string) (last int64, found bool, err error)
+}

@@ -187,3 +187,32 @@ func parseCounter(b []byte) (int64, bool) {
 	v, err := strconv.ParseInt(f[2], 10, 64)
 	return v, err == nil && v >= 0
 }
+
+// Read implements segment.Reader: the counter file as it stands, opened
+// under the same trust checks, neither locked nor written.
+func (c *Counters) Read(_ context.Context, name string) (int64, bool, error) {
+	if err := c.s.refresh(); err != nil {
+		return 0, false, err
+	}
+	fname := CounterFile(name)
+	path := c.s.path + "/" + fname
+	file, _, out, why, err := c.s.openFile(fname, "segment counter file", false, 0)
+	switch {
+	case err != nil:
+		return 0, false, errs.New(errs.ErrWorker, "segment counter file %s: %v", path, err)
+	case out == absent:
+		return 0, false, nil
+	case out == notAFile:
+		return 0, false, errs.New(errs.ErrWorker, "%s", why)
+	case file == nil:
+		return 0, false, errs.New(errs.ErrWorker, "segment counter file %s belongs to another user", path)
+	}
+	defer file.Close()
+	var buf [counterLen + 1]byte
+	k, rerr := file.ReadAt(buf[:], 0)
+	v, ok := parseCounter(buf[:k])
+	if rerr != nil && !errors.Is(rerr, io.EOF) || !ok {
+		return 0, false, errs.New(errs.ErrWorker, "segment counter file %s does not hold a counter", path)
+	}
+	return v, true, nil
+}

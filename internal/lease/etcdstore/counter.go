@@ -152,3 +152,14 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	}
 	return c.write(ctx, key, at, to)
 }
+
+// Read implements segment.Reader: the key as the store holds it now.
+func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
+	key := CounterKey(c.s.url.Root, name)
+	got, err := c.s.c.read(ctx, key)
+	if err != nil {
+		return 0, false, c.s.fail("read counter "+key, err)
+	}
+	at, err := c.decode(key, got)
+	return at.last, err == nil && at.rev != 0, err
+}

@@ -159,3 +159,16 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	matched, err := res.RowsAffected()
 	return err == nil && matched == 1, nil
 }
+
+// Read implements segment.Reader.
+func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
+	var last int64
+	err := c.s.db.QueryRowContext(ctx, "SELECT last FROM "+c.s.table+" WHERE name = ?", name).Scan(&last)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, c.s.fail("read counter "+name+" in "+c.s.table, err)
+	}
+	return last, true, nil
+}

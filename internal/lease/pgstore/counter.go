@@ -142,3 +142,19 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	}
 	return len(rows) == 1, nil
 }
+
+// Read implements segment.Reader.
+func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
+	rows, err := c.s.query(ctx, `SELECT last FROM `+c.s.table+` WHERE name = $1`, name)
+	if err != nil {
+		return 0, false, c.s.fail("read counter "+name+" in "+c.s.table, err)
+	}
+	if len(rows) != 1 {
+		return 0, false, nil
+	}
+	v, perr := strconv.ParseInt(rows[0][0], 10, 64)
+	if perr != nil {
+		return 0, false, errs.New(errs.ErrWorker, "%s: counter %s holds %q", c.Where(), name, rows[0][0])
+	}
+	return v, true, nil
+}

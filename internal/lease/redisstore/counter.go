@@ -190,3 +190,22 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	c.mu.Unlock()
 	return true, c.s.waitReplicas(ctx)
 }
+
+// Read implements segment.Reader: the key as it stands (a refused
+// counter's text is an error saying so).
+func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
+	key := CounterKey(name)
+	a, err := c.s.call(ctx, "GET", key)
+	if err != nil {
+		return 0, false, errs.Wrap(err, "read counter %s (key %s)", name, key)
+	}
+	if a == nil {
+		return 0, false, nil
+	}
+	text := str(a)
+	v, perr := strconv.ParseInt(text, 10, 64)
+	if perr != nil {
+		return 0, false, errs.New(errs.ErrWorker, "%s: key %s holds %q, not a counter idgen can go on from", c.Where(), key, clip(text))
+	}
+	return v, true, nil
+}

@@ -138,3 +138,9 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	}
 	return true, nil
 }
+
+// Read implements segment.Reader.
+func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
+	v, _, found, err := c.read(ctx, name)
+	return v, found, err
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
-	"github.com/idgen/idgen/internal/segment"
 )
 
 // LeaseRow is one pair of a pool as idgen leases prints it.
@@ -100,13 +99,9 @@ func ReadCounter(c *config.Spec) (CounterRow, error) {
 		return CounterRow{}, err
 	}
 	defer st.Close()
-	r, ok := st.(segment.Reader)
-	if !ok {
-		return CounterRow{}, errs.Key("store", "%s cannot read a counter", st.Where())
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
 	defer cancel()
 	row := CounterRow{Name: c.Name, Store: st.Where(), Start: c.Segment.Start}
-	row.Last, row.Found, err = r.Read(ctx, c.Name)
+	row.Last, row.Found, err = st.Read(ctx, c.Name)
 	return row, err
 }

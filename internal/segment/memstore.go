@@ -83,6 +83,14 @@ func (m *MemStore) Get(name string) int64 {
 	return m.counters[name]
 }
 
+// Read implements Store.
+func (m *MemStore) Read(_ context.Context, name string) (int64, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.counters[name]
+	return v, ok, nil
+}
+
 // SetDown makes the store fail (true) or answer again (false).
 func (m *MemStore) SetDown(down bool) {
 	m.mu.Lock()

@@ -55,6 +55,10 @@ type Store interface {
 	// stands at last (nobody took a segment since); it reports whether it
 	// did.
 	GiveBack(ctx context.Context, name string, last, to int64) (bool, error)
+	// Read returns the last value taken from counter name, moving
+	// nothing; found is false when the store holds no such counter
+	// (idgen leases).
+	Read(ctx context.Context, name string) (last int64, found bool, err error)
 	// Where names the store for messages, never with a password.
 	Where() string
 	// Close closes the store's connection.
@@ -212,12 +216,4 @@ func (c *Counter) Reserve(n int64) (first, got int64, err error) {
 			return -1, 0, err
 		}
 	}
-}
-
-// Reader is a Store that can read a counter without moving it (idgen
-// leases); every store of this version implements it.
-type Reader interface {
-	// Read returns the last value taken from counter name; found is false
-	// when the store holds no such counter.
-	Read(ctx context.Context, name string) (last int64, found bool, err error)
 }

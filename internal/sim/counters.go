@@ -53,5 +53,13 @@ func (c *counterView) GiveBack(_ context.Context, name string, last, to int64) (
 	return true, nil
 }
 
+func (c *counterView) Read(_ context.Context, name string) (int64, bool, error) {
+	if err := c.v.reachable(); err != nil {
+		return 0, false, err
+	}
+	v, ok := c.v.s.counters[name]
+	return v, ok, nil
+}
+
 func (c *counterView) Where() string { return "simulated counter store" }
 func (c *counterView) Close() error  { return nil }

@@ -188,7 +188,7 @@ func parseCounter(b []byte) (int64, bool) {
 	return v, err == nil && v >= 0
 }
 
-// Read implements segment.Reader: the counter file as it stands, opened
+// Read implements segment.Store: the counter file as it stands, opened
 // under the same trust checks, neither locked nor written.
 func (c *Counters) Read(_ context.Context, name string) (int64, bool, error) {
 	if err := c.s.refresh(); err != nil {

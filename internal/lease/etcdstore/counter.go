@@ -153,7 +153,7 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	return c.write(ctx, key, at, to)
 }
 
-// Read implements segment.Reader: the key as the store holds it now.
+// Read implements segment.Store: the key as the store holds it now.
 func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
 	key := CounterKey(c.s.url.Root, name)
 	got, err := c.s.c.read(ctx, key)

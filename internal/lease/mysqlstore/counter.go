@@ -133,13 +133,10 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 // check fails when the counter's row stands where no take matches it: at
 // INT64_MAX (used up) or below 0 (not a counter idgen wrote).
 func (c *Counters) check(ctx context.Context, name string) error {
-	var last int64
-	err := c.s.db.QueryRowContext(ctx, "SELECT last FROM "+c.s.table+" WHERE name = ?", name).Scan(&last)
+	last, found, err := c.Read(ctx, name)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil // deleted under us: made again at the next try
-	case err != nil:
-		return c.s.fail("read counter "+name+" in "+c.s.table, err)
+	case err != nil || !found:
+		return err // not found: deleted under us, made again at the next try
 	case last == math.MaxInt64:
 		_, err = segment.Advance(last, 1)
 		return err
@@ -160,7 +157,7 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	return err == nil && matched == 1, nil
 }
 
-// Read implements segment.Reader.
+// Read implements segment.Store.
 func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
 	var last int64
 	err := c.s.db.QueryRowContext(ctx, "SELECT last FROM "+c.s.table+" WHERE name = ?", name).Scan(&last)

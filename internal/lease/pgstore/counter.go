@@ -123,11 +123,8 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 
 // usedUp reports whether the counter stands at INT64_MAX.
 func (c *Counters) usedUp(ctx context.Context, name string) (bool, error) {
-	rows, err := c.s.query(ctx, `SELECT last FROM `+c.s.table+` WHERE name = $1`, name)
-	if err != nil {
-		return false, c.s.fail("read counter "+name+" in "+c.s.table, err)
-	}
-	return len(rows) == 1 && rows[0][0] == maxText, nil
+	last, found, err := c.Read(ctx, name)
+	return found && last == math.MaxInt64, err
 }
 
 // GiveBack implements segment.Store.
@@ -143,7 +140,7 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	return len(rows) == 1, nil
 }
 
-// Read implements segment.Reader.
+// Read implements segment.Store.
 func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
 	rows, err := c.s.query(ctx, `SELECT last FROM `+c.s.table+` WHERE name = $1`, name)
 	if err != nil {

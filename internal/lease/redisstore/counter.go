@@ -191,7 +191,7 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	return true, c.s.waitReplicas(ctx)
 }
 
-// Read implements segment.Reader: the key as it stands (a refused
+// Read implements segment.Store: the key as it stands (a refused
 // counter's text is an error saying so).
 func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
 	key := CounterKey(name)

@@ -139,7 +139,7 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	return true, nil
 }
 
-// Read implements segment.Reader.
+// Read implements segment.Store.
 func (c *Counters) Read(ctx context.Context, name string) (int64, bool, error) {
 	v, _, found, err := c.read(ctx, name)
 	return v, found, err

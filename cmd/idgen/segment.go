@@ -16,7 +16,7 @@ func explainSegment(c *config.Spec, svg bool, w *bufio.Writer) error {
 	where := "the host lease directory " + config.DefaultLeaseDir
 	switch {
 	case c.Store != nil:
-		where = c.Store.Where()
+		where = c.Store.Where
 		if c.Store.Kind == config.StorePG || c.Store.Kind == config.StoreMySQL {
 			where += ", table " + c.SegmentTable()
 		}

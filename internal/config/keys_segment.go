@@ -33,7 +33,7 @@ func printStore(c *Spec) (string, bool) {
 	if c.Store == nil {
 		return "", false
 	}
-	return Quote(c.Store.Redacted()), true
+	return Quote(c.Store.Redacted), true
 }
 
 func readStep(d *draft, v string) error {
@@ -105,7 +105,7 @@ func printSegmentWait(c *Spec) (string, bool) { return c.MaxWait.String(), true 
 
 func hostDirectory(d *draft) string {
 	if d.Store != nil {
-		return "applies only to the host directory (no store=), not store=" + d.Store.Redacted()
+		return "applies only to the host directory (no store=), not store=" + d.Store.Redacted
 	}
 	return ""
 }

@@ -60,7 +60,7 @@ func (c *Spec) source(s Source, v int64) string {
 	case SourceOrdinal:
 		return "ordinal"
 	case SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd:
-		return Quote(c.Store.Redacted())
+		return Quote(c.Store.Redacted)
 	}
 	return strconv.FormatInt(v, 10)
 }

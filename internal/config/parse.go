@@ -2,11 +2,7 @@ package config
 
 // Parse: the pairs of a string read through the key table.
 
-import (
-	"strings"
-
-	"github.com/idgen/idgen/internal/errs"
-)
+import "github.com/idgen/idgen/internal/errs"
 
 // Parse parses a configuration string; "" means the defaults
 // (preset=snowflake, worker=lease). Every error wraps errs.ErrInvalid and
@@ -32,43 +28,6 @@ func Parse(s string) (*Spec, error) {
 		}
 	}
 	return d.Spec, nil
-}
-
-// pairs splits s and refuses unknown and repeated keys.
-func pairs(s string) (map[string]string, error) {
-	split, err := split(s)
-	if err != nil {
-		return nil, err
-	}
-	given := map[string]string{}
-	for _, p := range split {
-		if !contains(keyNames, p[0]) {
-			return nil, errs.Key(p[0], "unknown key (known: %s)", strings.Join(keyNames, ", "))
-		}
-		if _, dup := given[p[0]]; dup {
-			return nil, errs.Key(p[0], "given more than once")
-		}
-		given[p[0]] = p[1]
-	}
-	return given, nil
-}
-
-// start reads preset=: the scheme, and the defaults the preset gives its
-// keys.
-func start(given map[string]string) (*draft, error) {
-	name, ok := given["preset"]
-	if !ok {
-		name = "snowflake"
-	}
-	p, ok := presets[name]
-	if !ok {
-		return nil, errs.Key("preset", "unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
-	}
-	c := &Spec{Preset: name, Scheme: p.scheme, Unit: p.unit, EpochMs: p.epochMs, OnClockBack: p.back, SeqRandom: p.random, Cached: p.cached}
-	if p.scheme.IsText() {
-		c.TextKeys = TextKeys{PID: -1, LoaderHash: -1} // auto, random
-	}
-	return &draft{Spec: c, given: given}, nil
 }
 
 // read reads key k: its value if given (when it applies here), else its

@@ -1,6 +1,11 @@
 package config
 
-import "time"
+import (
+	"strings"
+	"time"
+
+	"github.com/idgen/idgen/internal/errs"
+)
 
 // preset is what a preset= name stands for: its scheme and the defaults
 // of its keys.
@@ -40,4 +45,22 @@ var presets = map[string]preset{
 // Presets lists the preset names, for documentation and tests.
 func Presets() []string {
 	return []string{"snowflake", "hutool", "mybatis-plus", "leaf", "baidu", "baidu-cached", "sonyflake", "sonyflake-v2", "js53", "zk-session", "zxid", "rocketmq", "rocketmq-v1", "uuidv7", "ulid", "segment"}
+}
+
+// start reads preset=: the scheme, and the defaults the preset gives its
+// keys.
+func start(given map[string]string) (*draft, error) {
+	name, ok := given["preset"]
+	if !ok {
+		name = "snowflake"
+	}
+	p, ok := presets[name]
+	if !ok {
+		return nil, errs.Key("preset", "unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
+	}
+	c := &Spec{Preset: name, Scheme: p.scheme, Unit: p.unit, EpochMs: p.epochMs, OnClockBack: p.back, SeqRandom: p.random, Cached: p.cached}
+	if p.scheme.IsText() {
+		c.TextKeys = TextKeys{PID: -1, LoaderHash: -1} // auto, random
+	}
+	return &draft{Spec: c, given: given}, nil
 }

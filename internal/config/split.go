@@ -87,3 +87,22 @@ func Quote(v string) string {
 	}
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
 }
+
+// pairs splits s and refuses unknown and repeated keys.
+func pairs(s string) (map[string]string, error) {
+	split, err := split(s)
+	if err != nil {
+		return nil, err
+	}
+	given := map[string]string{}
+	for _, p := range split {
+		if !contains(keyNames, p[0]) {
+			return nil, errs.Key(p[0], "unknown key (known: %s)", strings.Join(keyNames, ", "))
+		}
+		if _, dup := given[p[0]]; dup {
+			return nil, errs.Key(p[0], "given more than once")
+		}
+		given[p[0]] = p[1]
+	}
+	return given, nil
+}

@@ -38,6 +38,13 @@ type StoreURL struct {
 	TLS      bool   // mysql ?tls=true, rediss://, etcds://
 	DB       int    // Redis: the database number
 	Wait     int    // Redis ?wait=N: replicas each record write waits for
+
+	// Where names the servers and, for PostgreSQL, MySQL and Redis, the
+	// database: what a message about reaching the store says.
+	Where string
+	// Redacted is the URL without its password, for messages and for the
+	// configuration string.
+	Redacted string
 }
 
 // DefaultZKRoot is the root znode of ZooKeeper leases.
@@ -55,9 +62,7 @@ func checkHostPort(what, hp string) error {
 	return nil
 }
 
-// Redacted is the URL without its password, for messages and for the
-// configuration string.
-func (u *StoreURL) Redacted() string {
+func (u *StoreURL) redacted() string {
 	if u.Kind == StoreZK || u.Kind == StoreEtcd {
 		s, _, _ := strings.Cut(u.Raw, "://")
 		s += "://"
@@ -76,9 +81,7 @@ func (u *StoreURL) Redacted() string {
 	return p.String()
 }
 
-// Where names the servers and, for PostgreSQL, the database: what a
-// message about reaching the store says.
-func (u *StoreURL) Where() string {
+func (u *StoreURL) where() string {
 	servers := strings.Join(u.Servers, ",")
 	switch u.Kind {
 	case StoreZK:

@@ -15,6 +15,15 @@ import (
 // malformed URL is errs.ErrInvalid naming worker; the message never holds
 // the password.
 func ParseStoreURL(v string) (*StoreURL, error) {
+	u, err := parseStoreURL(v)
+	if err != nil {
+		return nil, err
+	}
+	u.Where, u.Redacted = u.where(), u.redacted()
+	return u, nil
+}
+
+func parseStoreURL(v string) (*StoreURL, error) {
 	scheme, rest, _ := strings.Cut(v, "://")
 	switch scheme {
 	case "zk":

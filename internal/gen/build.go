@@ -5,7 +5,9 @@ package gen
 import (
 	"fmt"
 
+	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
 )
 
 // openFault, when set (tests), fails an open (an error or a panic) after
@@ -28,6 +30,9 @@ func build(sh *shape, lm *leaser) (g Generator, err error) {
 }
 
 func construct(sh *shape, lm *leaser) (Generator, error) {
+	if c := sh.cfg; sh.Now() < c.EpochMs {
+		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
+	}
 	// Each case returns a nil Generator on error, never a typed nil.
 	switch sh.cfg.Scheme {
 	case config.SchemeSession:

@@ -7,8 +7,9 @@
 //
 //	default.go     the default generator, Continue, KeeperOf
 //	generator.go   Open: the opening path, to every generator, in the
-//	               order it takes: textgens.go (text presets),
-//	               sources.go (pid, mac), build.go (numeric schemes)
+//	               order it takes: sources.go (pid, mac), shape.go,
+//	               stores.go, then segment.go, textgens.go (text
+//	               presets) or build.go (numeric schemes)
 //	cached.go      baidu-cached's ring (ring.go: taking from it)
 //	snowflake.go   the time generator's calls (reserve.go: reserving;
 //	               takeover.go: as its lease Keeper sees it; timegen.go:
@@ -24,47 +25,42 @@
 package gen
 
 import (
-	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
 )
 
 // Open builds the generator a configuration describes: it resolves the
 // worker and datacenter sources (taking a lease if asked), and checks that
 // the layout's time range has started. Nothing is left half-built on error.
+//
+// The configuration goes down one way: the sources (sources.go), the
+// shape (shape.go), the store (stores.go), then the generator of its
+// scheme (segment.go, textgens.go, or leaser.go and build.go).
 func Open(c *config.Spec, opt Options) (Generator, error) {
-	clk := opt.Clock
-	ownClock := clk == nil
-	if clk == nil {
-		if c.WallClock {
-			clk = clock.WallClock{}
-		} else {
-			clk = clock.NewMonoClock()
-		}
-	}
-	dropClock := func() { stopClock(clk, ownClock) }
 	rc := *c // the resolved copy
-	if rc.Scheme == config.SchemeSegment {
-		dropClock() // a counter has no clock
-		return newSegment(&rc, opt)
+	numeric := rc.Scheme != config.SchemeSegment && !rc.Scheme.IsText()
+	if numeric {
+		resolveSources(&rc)
 	}
-	if rc.Scheme.IsText() {
-		g, err := newText(&rc, clk, ownClock)
+	sh := newShape(&rc, opt)
+	st, err := openStores(&rc, opt)
+	if err != nil {
+		sh.stopClock()
+		return nil, err
+	}
+	if rc.Scheme == config.SchemeSegment {
+		return newSegment(sh, st.counters, opt)
+	}
+	if !numeric {
+		g, err := newText(sh)
 		if err != nil {
-			dropClock()
+			sh.stopClock()
 			return nil, err
 		}
 		return g, nil
 	}
-	resolveSources(&rc)
-	sh := newShape(&rc, clk, ownClock)
-	sh.manual = opt.Env != nil && opt.Env.Manual()
 	var lm *leaser
-	if rc.WorkerSrc.Leasing() {
-		var err error
-		if lm, err = newLeaser(&rc, opt); err != nil {
-			dropClock()
-			return nil, err
-		}
+	if st.leases != nil {
+		lm = &leaser{spec: &rc, store: st.leases, ownStore: st.own, env: opt.Env}
 	}
 	g, err := build(sh, lm)
 	if err != nil {
@@ -74,7 +70,7 @@ func Open(c *config.Spec, opt Options) (Generator, error) {
 			if lm != nil {
 				lm.abort()
 			}
-			dropClock()
+			sh.stopClock()
 		}
 		return nil, err
 	}

@@ -57,20 +57,6 @@ func poolOf(c *config.Spec) lease.Pool {
 	return p
 }
 
-// newLeaser opens the store (or takes the one given); the generator then
-// has its Keeper take a pair with take.
-func newLeaser(c *config.Spec, opt Options) (*leaser, error) {
-	m := &leaser{spec: c, store: opt.Store, env: opt.Env}
-	if m.store == nil {
-		var err error
-		if m.store, err = openStore(c); err != nil {
-			return nil, err
-		}
-		m.ownStore = true
-	}
-	return m, nil
-}
-
 // take has a Keeper take a pair for iss (the generator).
 func (m *leaser) take(iss lease.Issuer, rb lease.Rollback) error {
 	c := m.spec

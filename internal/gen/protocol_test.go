@@ -217,7 +217,7 @@ func FuzzComposeDecode(f *testing.F) {
 		lay += fmt.Sprintf(",seq:%d", sw)
 		c, err := config.Parse(fmt.Sprintf("layout=%s unit=%dms epoch=%d worker=0", lay, unitMs, epoch))
 		require.NoError(t, err)
-		sh := newShape(c, clock.NewManualClock(nowMs), false)
+		sh := newShape(c, Options{Clock: clock.NewManualClock(nowMs)})
 		if id < 0 {
 			id = -(id + 1)
 		}

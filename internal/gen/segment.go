@@ -19,17 +19,11 @@ type segGen struct {
 	c      *segment.Counter
 }
 
-// newSegment opens a segment generator on opt's counter store (nil: the
-// store c names) and time.
-func newSegment(c *config.Spec, opt Options) (Generator, error) {
-	st := opt.Counters
-	if st == nil {
-		var err error
-		if st, err = openCounterStore(c); err != nil {
-			return nil, err
-		}
-	}
-	cnt, err := segment.Open(st, segment.Config{
+// newSegment opens a segment generator of sh's configuration on the
+// counter store st, with opt's time.
+func newSegment(sh *shape, st segment.Store, opt Options) (Generator, error) {
+	c := sh.cfg
+	cnt, err := segment.NewCounter(st, segment.Config{
 		Name: c.Name, Start: c.Segment.Start, Step: c.Segment.Step, Auto: c.Segment.Auto,
 		Min: config.MinAutoStep, Max: config.MaxAutoStep, Padding: int64(c.Padding), MaxWait: c.MaxWait,
 		Env: opt.Env,
@@ -37,7 +31,7 @@ func newSegment(c *config.Spec, opt Options) (Generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &segGen{shape: newShape(c, nil, false), c: cnt}, nil
+	return &segGen{shape: sh, c: cnt}, nil
 }
 
 // CounterOf is g's segment counter, nil for any other generator (the
@@ -53,7 +47,7 @@ func CounterOf(g Generator) *segment.Counter {
 // shows its configuration: it opens no store and takes no segment; its
 // Next and NextBatch are ErrInvalid (the CLI's decode and explain).
 func SegmentDecoder(c *config.Spec) Generator {
-	return &segGen{shape: newShape(c, nil, false)}
+	return &segGen{shape: newShape(c, Options{})}
 }
 
 var errDecodeOnly = errs.New(errs.ErrInvalid, "this segment generator was opened for decoding only")

@@ -18,7 +18,7 @@ func openSeg(t *testing.T, cfg string, st segment.Store) Generator {
 	t.Helper()
 	c, err := config.Parse(cfg)
 	require.NoError(t, err)
-	g, err := newSegment(c, Options{Counters: st})
+	g, err := Open(c, Options{Counters: st})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = g.Close() })
 	return g

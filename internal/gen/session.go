@@ -3,7 +3,6 @@ package gen
 import (
 	"time"
 
-	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
@@ -35,12 +34,9 @@ func newSession(sh *shape, lm *leaser) (*session, error) {
 	sf, _ := c.Layout.Field(layout.FieldSeq)
 	g := &session{
 		core:    core{shape: sh, lm: lm},
-		high:    c.Layout.Put(layout.FieldWorker, c.Worker),
+		high:    sh.fixed,
 		max:     uint64(1)<<(tf.Width+sf.Width) - 1,
 		seqBits: sf.Width,
-	}
-	if sh.Now() < c.EpochMs {
-		return nil, errs.Key("epoch", "%s is in the future", clock.FormatMs(c.EpochMs))
 	}
 	g.start(g.counterAt(sh.clock.Now()), g.v)
 	if err := g.open(g, lease.Rollback{}); err != nil {

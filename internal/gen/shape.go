@@ -17,13 +17,19 @@ type shape struct {
 	clock     clock.Clock
 	ownClock  bool   // Open made the clock, so Close stops it
 	cfgString string // the configuration as opened (Config, without a lease)
+	// fixed: the datacenter and worker bits of a generator without a lease
+	// (a lease's pair replaces them when it is taken).
+	fixed int64
 	// manual: no goroutine of the generator's own (the simulator's manual
 	// Env): baidu-cached's filler runs when its owner steps it.
 	manual bool
 }
 
-func newShape(c *config.Spec, clk clock.Clock, ownClock bool) *shape {
+// newShape makes the shape of c, on the clock openClock gives it.
+func newShape(c *config.Spec, opt Options) *shape {
+	clk, ownClock := openClock(c, opt)
 	s := &shape{cfg: c, clock: clk, ownClock: ownClock, cfgString: c.String()}
+	s.manual = opt.Env != nil && opt.Env.Manual()
 	s.codec = layout.Codec{
 		Layout:  c.Layout,
 		EpochMs: c.EpochMs,
@@ -31,7 +37,23 @@ func newShape(c *config.Spec, clk clock.Clock, ownClock bool) *shape {
 		Wraps:   c.Scheme == config.SchemeSession,
 		Now:     s.Now,
 	}
+	s.fixed = c.Layout.Put(layout.FieldDatacenter, c.DC) | c.Layout.Put(layout.FieldWorker, c.Worker)
 	return s
+}
+
+// openClock is the clock a generator of c reads: opt's (a test's), the
+// wall clock (clock=wall) or a monotonic one; none for a segment counter.
+// own says Open made it, so closing stops it.
+func openClock(c *config.Spec, opt Options) (clk clock.Clock, own bool) {
+	switch {
+	case c.Scheme == config.SchemeSegment:
+		return nil, false
+	case opt.Clock != nil:
+		return opt.Clock, false
+	case c.WallClock:
+		return clock.WallClock{}, true
+	}
+	return clock.NewMonoClock(), true
 }
 
 // stopClock ends the refresher of a clock that Open made (own).

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/idgen/idgen/internal/clock"
-	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 )
 
@@ -18,7 +17,7 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	sf, _ := l.Field(layout.FieldSeq)
 	g := &timeGen{
 		core:      core{shape: sh, lm: lm},
-		fixed:     l.Put(layout.FieldDatacenter, c.DC) | l.Put(layout.FieldWorker, c.Worker),
+		fixed:     sh.fixed,
 		timeShift: tf.Shift,
 		seqShift:  sf.Shift,
 		seqBits:   sf.Width,
@@ -46,9 +45,6 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	// epoch is less than a unit ago issues in tick 0 at once (never that
 	// one id) rather than waiting for tick 1.
 	g.start(0, g.v)
-	if g.tick() < 0 {
-		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
-	}
 	if err := g.open(g, g.rollback()); err != nil {
 		return nil, err
 	}

@@ -20,26 +20,92 @@ import (
 	"github.com/idgen/idgen/internal/segment"
 )
 
+// opened is the store a generator opens on: its lease store or its
+// segment counter store (neither for a generator that needs none); own
+// says Open opened it (not a test's), so it is closed with the generator.
+type opened struct {
+	leases   lease.Store
+	counters segment.Store
+	own      bool
+}
+
+// openStores opens the store c names, or takes opt's.
+func openStores(c *config.Spec, opt Options) (o opened, err error) {
+	segment := c.Scheme == config.SchemeSegment
+	o.own = true
+	switch {
+	case segment && opt.Counters != nil:
+		return opened{counters: opt.Counters}, nil
+	case segment && c.Store != nil:
+		o.counters, err = storeKinds[c.Store.Kind].counters(c)
+	case segment:
+		dir, explicit := c.LeaseDir, c.LeaseDir != ""
+		if !explicit {
+			dir = config.DefaultLeaseDir
+		}
+		o.counters, err = dirstore.OpenCounters(dir, explicit)
+	case c.Scheme.IsText() || !c.WorkerSrc.Leasing():
+		return opened{}, nil
+	case opt.Store != nil:
+		return opened{leases: opt.Store}, nil
+	case c.Store != nil:
+		o.leases, err = storeKinds[c.Store.Kind].leases(c)
+	case c.WorkerSrc == config.SourceLease && c.LeaseDir != "":
+		o.leases, err = dirstore.Open(c.LeaseDir, true)
+	case c.WorkerSrc == config.SourceLease:
+		o.leases, err = dirstore.Open(config.DefaultLeaseDir, false)
+	default:
+		err = errs.Key("worker", "this lease source is not available in this version")
+	}
+	return o, err
+}
+
 // openStore opens the store a lease source names.
 func openStore(c *config.Spec) (lease.Store, error) {
-	switch c.WorkerSrc {
-	case config.SourceLease:
-		if c.LeaseDir != "" {
-			return dirstore.Open(c.LeaseDir, true)
-		}
-		return dirstore.Open(config.DefaultLeaseDir, false)
-	case config.SourceZK:
-		return zkstore.Open(c.Store, c.LeaseTTL)
-	case config.SourcePG:
-		return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
-	case config.SourceEtcd:
-		return etcdstore.Open(c.Store, c.LeaseTTL)
-	case config.SourceRedis:
-		return redisstore.Open(c.Store, c.LeaseTTL)
-	case config.SourceMySQL:
-		return mysqlstore.Open(c.Store, c.LeaseTable, c.LeaseTTL)
-	}
-	return nil, errs.Key("worker", "%s is not available in this version", c.Store.Redacted())
+	o, err := openStores(c, Options{})
+	return o.leases, err
+}
+
+// openCounterStore opens the store a segment configuration names: the
+// host lease directory without store=.
+func openCounterStore(c *config.Spec) (segment.Store, error) {
+	o, err := openStores(c, Options{})
+	return o.counters, err
+}
+
+// storeKind is how one store package opens: for a lease pool and for
+// segment counters.
+type storeKind struct {
+	leases   func(c *config.Spec) (lease.Store, error)
+	counters func(c *config.Spec) (segment.Store, error)
+}
+
+// storeKinds are the store packages by the kind of their URL.
+var storeKinds = map[config.StoreKind]storeKind{
+	config.StoreZK: {
+		counters: func(c *config.Spec) (segment.Store, error) { return zkstore.OpenCounters(c.Store, storeOpenTimeout) },
+		leases:   func(c *config.Spec) (lease.Store, error) { return zkstore.Open(c.Store, c.LeaseTTL) },
+	},
+	config.StorePG: {
+		counters: func(c *config.Spec) (segment.Store, error) {
+			return pgstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
+		},
+		leases: func(c *config.Spec) (lease.Store, error) { return pgstore.Open(c.Store, c.LeaseTable, c.LeaseTTL) },
+	},
+	config.StoreMySQL: {
+		counters: func(c *config.Spec) (segment.Store, error) {
+			return mysqlstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
+		},
+		leases: func(c *config.Spec) (lease.Store, error) { return mysqlstore.Open(c.Store, c.LeaseTable, c.LeaseTTL) },
+	},
+	config.StoreRedis: {
+		counters: func(c *config.Spec) (segment.Store, error) { return redisstore.OpenCounters(c.Store, storeOpenTimeout) },
+		leases:   func(c *config.Spec) (lease.Store, error) { return redisstore.Open(c.Store, c.LeaseTTL) },
+	},
+	config.StoreEtcd: {
+		counters: func(c *config.Spec) (segment.Store, error) { return etcdstore.OpenCounters(c.Store, storeOpenTimeout) },
+		leases:   func(c *config.Spec) (lease.Store, error) { return etcdstore.Open(c.Store, c.LeaseTTL) },
+	},
 }
 
 // openListStore opens the store without creating anything (nil: the host
@@ -63,29 +129,3 @@ func openListStore(c *config.Spec) (lease.Store, error) {
 
 // storeOpenTimeout bounds connecting to a counter store at open.
 const storeOpenTimeout = 10 * time.Second
-
-// openCounterStore opens the store a segment configuration names: the
-// host lease directory without store=. As openStore, it answers a typed
-// nil with its error: callers look at the error first.
-func openCounterStore(c *config.Spec) (segment.Store, error) {
-	if c.Store == nil {
-		dir, explicit := c.LeaseDir, c.LeaseDir != ""
-		if !explicit {
-			dir = config.DefaultLeaseDir
-		}
-		return dirstore.OpenCounters(dir, explicit)
-	}
-	switch c.Store.Kind {
-	case config.StoreZK:
-		return zkstore.OpenCounters(c.Store, storeOpenTimeout)
-	case config.StorePG:
-		return pgstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
-	case config.StoreMySQL:
-		return mysqlstore.OpenCounters(c.Store, c.SegmentTable(), storeOpenTimeout)
-	case config.StoreRedis:
-		return redisstore.OpenCounters(c.Store, storeOpenTimeout)
-	case config.StoreEtcd:
-		return etcdstore.OpenCounters(c.Store, storeOpenTimeout)
-	}
-	return nil, errs.Key("store", "%s keeps no segment counters in this version", c.Store.Redacted())
-}

@@ -2,13 +2,12 @@ package gen
 
 // Opening the generator of a text preset.
 
-import (
-	"github.com/idgen/idgen/internal/clock"
-	"github.com/idgen/idgen/internal/config"
-)
+import "github.com/idgen/idgen/internal/config"
 
-// newText opens the generator of a text preset.
-func newText(c *config.Spec, clk clock.Clock, ownClock bool) (Generator, error) {
+// newText opens the generator of a text preset, of sh's configuration
+// and clock.
+func newText(sh *shape) (Generator, error) {
+	c, clk, ownClock := sh.cfg, sh.clock, sh.ownClock
 	switch c.Scheme {
 	case config.SchemeUUIDv7:
 		return newUUIDv7(c, clk, ownClock), nil

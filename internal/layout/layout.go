@@ -115,12 +115,16 @@ func Must(s string) Layout {
 	return l
 }
 
-// Has reports whether the layout has a field of that kind.
-func (l *Layout) Has(k FieldKind) bool { return l.index[k] >= 0 }
+// Has reports whether the layout has a field of that kind (the zero
+// Layout, of the schemes without one, has none).
+func (l *Layout) Has(k FieldKind) bool {
+	i := l.index[k]
+	return i >= 0 && int(i) < len(l.Fields)
+}
 
 // Field returns the field of that kind; ok is false if there is none.
 func (l *Layout) Field(k FieldKind) (Field, bool) {
-	if l.index[k] < 0 {
+	if !l.Has(k) {
 		return Field{}, false
 	}
 	return l.Fields[l.index[k]], true

@@ -3,7 +3,7 @@ package segment
 import "testing"
 
 func BenchmarkNext(b *testing.B) {
-	c, err := Open(NewMemStore(), Config{Name: "b", Start: 1, Step: 10_000_000, Auto: false, Padding: 50, MaxWait: 1e9})
+	c, err := NewCounter(NewMemStore(), Config{Name: "b", Start: 1, Step: 10_000_000, Auto: false, Padding: 50, MaxWait: 1e9})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -17,7 +17,7 @@ func BenchmarkNext(b *testing.B) {
 }
 
 func BenchmarkReserve4096(b *testing.B) {
-	c, err := Open(NewMemStore(), Config{Name: "b", Start: 1, Step: 10_000_000, Auto: false, Padding: 50, MaxWait: 1e9})
+	c, err := NewCounter(NewMemStore(), Config{Name: "b", Start: 1, Step: 10_000_000, Auto: false, Padding: 50, MaxWait: 1e9})
 	if err != nil {
 		b.Fatal(err)
 	}

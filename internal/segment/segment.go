@@ -132,10 +132,10 @@ type Counter struct {
 	wg       sync.WaitGroup
 }
 
-// Open takes the first segment (a counter already used up opens: its
+// NewCounter takes the first segment (a counter already used up opens: its
 // calls are errs.ErrTimeOverflow). A store that cannot be reached fails
 // the open. The Counter owns st from here on, also on error.
-func Open(st Store, cfg Config) (*Counter, error) {
+func NewCounter(st Store, cfg Config) (*Counter, error) {
 	if cfg.Min <= 0 {
 		cfg.Min = 1000
 	}

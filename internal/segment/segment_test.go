@@ -30,7 +30,7 @@ func open(t *testing.T, st Store, cfg Config) *Counter {
 	if cfg.MaxWait == 0 {
 		cfg.MaxWait = 2 * time.Second
 	}
-	c, err := Open(st, cfg)
+	c, err := NewCounter(st, cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c

@@ -65,7 +65,7 @@ func (s *Store) revoke(id int64) {
 // skipped were free but rejected by req.
 func (s *Store) poolFull(req lease.Request, held, skipped int) error {
 	if skipped > 0 {
-		return lease.PoolFull(req, "on %s under %s: %d locked by live leases, %d with records ahead of the clock", s.url.Where(), s.url.Root, held, skipped)
+		return lease.PoolFull(req, "on %s under %s: %d locked by live leases, %d with records ahead of the clock", s.url.Where, s.url.Root, held, skipped)
 	}
-	return lease.PoolFull(req, "on %s under %s: %d locked by live leases", s.url.Where(), s.url.Root, held)
+	return lease.PoolFull(req, "on %s under %s: %d locked by live leases", s.url.Where, s.url.Root, held)
 }

@@ -40,7 +40,7 @@ func (c *claim) lockKey() string { return c.key + ".lock" }
 
 func (c *claim) Pair() lease.Pair                         { return c.pair }
 func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
-func (c *claim) Where() string                            { return "key " + c.key + " on " + c.s.url.Where() }
+func (c *claim) Where() string                            { return "key " + c.key + " on " + c.s.url.Where }
 
 // lock creates the lock if it is absent, reading the record in the same
 // transaction. A lock found attached to the claim's lease is its own (an
@@ -84,7 +84,7 @@ func (c *claim) claimRecord(ctx context.Context) error {
 func (c *claim) present(rk *kv) error {
 	rec, ok := parse(rk.Value)
 	if !ok {
-		return errs.New(errs.ErrWorker, "%s: the record %s is not an idgen record (%q); remove it once no process uses the pair", c.s.url.Where(), c.key, clip(rk.Value))
+		return errs.New(errs.ErrWorker, "%s: the record %s is not an idgen record (%q); remove it once no process uses the pair", c.s.url.Where, c.key, clip(rk.Value))
 	}
 	c.rec, c.state, c.created, c.mod = rec, lease.Present, rk.CreateRevision, rk.ModRevision
 	return nil
@@ -107,14 +107,14 @@ func (c *claim) create(ctx context.Context) error {
 	rk, l := r.ranged(0), r.ranged(1)
 	switch {
 	case l == nil || l.Lease != c.lease:
-		return errs.New(errs.ErrWorker, "%s: the lock %s went away while its record was made (the etcd lease %x expired)", c.s.url.Where(), lk, c.lease)
+		return errs.New(errs.ErrWorker, "%s: the lock %s went away while its record was made (the etcd lease %x expired)", c.s.url.Where, lk, c.lease)
 	case rk != nil && rk.CreateRevision > c.lockRev:
 		c.state, c.created, c.mod = lease.Fresh, rk.CreateRevision, rk.ModRevision // ours: an earlier try landed
 		return nil
 	case rk != nil:
 		return c.present(rk)
 	}
-	return errs.New(errs.ErrWorker, "%s: the record %s could not be made", c.s.url.Where(), c.key)
+	return errs.New(errs.ErrWorker, "%s: the record %s could not be made", c.s.url.Where, c.key)
 }
 
 // unlock deletes the lock while it is the claim's (a skipped pair).

@@ -45,7 +45,7 @@ func OpenCounters(u *config.StoreURL, timeout time.Duration) (*Counters, error) 
 }
 
 // Where names the cluster and the prefix.
-func (c *Counters) Where() string { return c.s.url.Where() + " prefix " + c.s.url.Root }
+func (c *Counters) Where() string { return c.s.url.Where + " prefix " + c.s.url.Root }
 
 // Close drops the connections.
 func (c *Counters) Close() error { return c.s.Close() }

@@ -81,7 +81,7 @@ func (s *Store) fail(what string, err error) error {
 	if s.url.Password != "" {
 		msg = strings.ReplaceAll(msg, s.url.Password, "***") // never, but surely never
 	}
-	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where(), what, msg)
+	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where, what, msg)
 }
 
 // Close revokes the leases of claims still held and drops the

@@ -19,7 +19,7 @@ var (
 
 // claims is the table as the store's claims see it.
 func (s *Store) claims() *sqlclaim.Table {
-	return &sqlclaim.Table{Where: "table " + s.table + " on " + s.url.Where(), Expiry: s.expirySQL(), TTL: s.ttl, Done: s.done, Update: s.update}
+	return &sqlclaim.Table{Where: "table " + s.table + " on " + s.url.Where, Expiry: s.expirySQL(), TTL: s.ttl, Done: s.done, Update: s.update}
 }
 
 // update changes the claim's row while it carries its token (the

@@ -79,7 +79,7 @@ func (c *Counters) ensureTable(ctx context.Context) error {
 		}
 		if try > 5 || num != errDeadlock && num != errLockWait && num != errTableDefChange {
 			return errs.New(errs.ErrWorker, "%s: cannot create counter table %s, which is missing: %s; have it created beforehand: %s GRANT SELECT, INSERT, UPDATE ON %s TO %s;",
-				s.url.Where(), s.qualified(), reason(s.url, err), c.ddl(false), s.qualified(), s.account())
+				s.url.Where, s.qualified(), reason(s.url, err), c.ddl(false), s.qualified(), s.account())
 		}
 		time.Sleep(time.Duration(try) * 50 * time.Millisecond)
 	}
@@ -95,7 +95,7 @@ func (c *Counters) ddl(ifNotExists bool) string {
 }
 
 // Where names the server and the table, never the password.
-func (c *Counters) Where() string { return "table " + c.s.table + " on " + c.s.url.Where() }
+func (c *Counters) Where() string { return "table " + c.s.table + " on " + c.s.url.Where }
 
 // Close closes the connections.
 func (c *Counters) Close() error { return c.s.Close() }

@@ -102,7 +102,7 @@ func connect(ctx context.Context, u *config.StoreURL, table string, ttl time.Dur
 	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, errs.New(errs.ErrWorker, "%s: %s", u.Where(), redact(u, err.Error()))
+		return nil, errs.New(errs.ErrWorker, "%s: %s", u.Where, redact(u, err.Error()))
 	}
 	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(4)
@@ -126,7 +126,7 @@ func redact(u *config.StoreURL, msg string) string {
 
 // explainConnect names what failed without the password.
 func explainConnect(u *config.StoreURL, err error) error {
-	return errs.New(errs.ErrWorker, "%s: %s", u.Where(), reason(u, err))
+	return errs.New(errs.ErrWorker, "%s: %s", u.Where, reason(u, err))
 }
 
 // reason says why a connection or a statement failed, without the
@@ -165,7 +165,7 @@ func (s *Store) fail(what string, err error) error {
 	if me := (*mysql.MySQLError)(nil); errors.As(err, &me) && me.Number == errTableDenied {
 		msg += fmt.Sprintf(" (the user needs: GRANT SELECT, INSERT, UPDATE ON %s TO %s)", s.qualified(), s.account())
 	}
-	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where(), what, msg)
+	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where, what, msg)
 }
 
 func (s *Store) qualified() string { return quoteIdent(s.url.Database) + "." + s.table }

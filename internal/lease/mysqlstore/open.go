@@ -44,7 +44,7 @@ func (s *Store) ensureTable(ctx context.Context) error {
 			continue
 		}
 		return errs.New(errs.ErrWorker, "%s: cannot create table %s, which is missing (or user %q may not see it): %s; have it created beforehand by a user that may: %s; GRANT SELECT, INSERT, UPDATE ON %s TO %s;",
-			s.url.Where(), s.qualified(), s.url.User, reason(s.url, err), s.ddl(false), s.qualified(), s.account())
+			s.url.Where, s.qualified(), s.url.User, reason(s.url, err), s.ddl(false), s.qualified(), s.account())
 	}
 }
 

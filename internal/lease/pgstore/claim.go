@@ -15,7 +15,7 @@ import (
 
 // claims is the table as the store's claims see it.
 func (s *Store) claims() *sqlclaim.Table {
-	return &sqlclaim.Table{Where: "table " + s.table + " on " + s.url.Where(), Expiry: s.expirySQL(), TTL: s.ttl, Done: s.done, Update: s.update}
+	return &sqlclaim.Table{Where: "table " + s.table + " on " + s.url.Where, Expiry: s.expirySQL(), TTL: s.ttl, Done: s.done, Update: s.update}
 }
 
 // update runs one statement on the claim's row while it carries its token.
@@ -128,7 +128,7 @@ func (s *Store) newClaim(row []string, pool, token string, fresh bool) (*sqlclai
 	for i := range v {
 		n, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
-			return nil, errs.New(errs.ErrWorker, "%s: table %s holds a bad value %q", s.url.Where(), s.table, row[i])
+			return nil, errs.New(errs.ErrWorker, "%s: table %s holds a bad value %q", s.url.Where, s.table, row[i])
 		}
 		v[i] = n
 	}

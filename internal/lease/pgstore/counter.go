@@ -76,7 +76,7 @@ func (c *Counters) ddl(ifNotExists bool) string {
 }
 
 // Where names the server and the table, never the password.
-func (c *Counters) Where() string { return "table " + c.s.table + " on " + c.s.url.Where() }
+func (c *Counters) Where() string { return "table " + c.s.table + " on " + c.s.url.Where }
 
 // Close closes the connection.
 func (c *Counters) Close() error { return c.s.Close() }

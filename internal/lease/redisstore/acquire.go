@@ -29,7 +29,7 @@ func (s *Store) incarnation(ctx context.Context, pool string) (inc string, epoch
 			return "", 0, err
 		}
 		if len(a) < 4 {
-			return "", 0, errs.New(errs.ErrWorker, "%s: unexpected marker reply", s.url.Where())
+			return "", 0, errs.New(errs.ErrWorker, "%s: unexpected marker reply", s.url.Where)
 		}
 		inc = str(a[0])
 		epoch, _ = strconv.ParseInt(str(a[2]), 10, 64)
@@ -42,14 +42,14 @@ func (s *Store) incarnation(ctx context.Context, pool string) (inc string, epoch
 		}
 		if d, ok := ctx.Deadline(); ok && time.Until(d) < wait {
 			return "", 0, errs.New(errs.ErrWorker, "%s: pool %s is new here, or lost its data, %s ago: a taker waits until lease_ttl %s has passed, which is past this call's deadline",
-				s.url.Where(), pool, s.probation-wait, s.probation)
+				s.url.Where, pool, s.probation-wait, s.probation)
 		}
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
 			return "", 0, ctx.Err()
 		case <-s.done:
-			return "", 0, errs.New(errs.ErrWorker, "%s: the store is closed", s.url.Where())
+			return "", 0, errs.New(errs.ErrWorker, "%s: the store is closed", s.url.Where)
 		}
 	}
 }
@@ -129,7 +129,7 @@ func (sc *scan) lockOne(ctx context.Context) (*claim, error) {
 		sc.pairs = sc.pairs[:0]
 		return nil, nil
 	case idx < 0 || idx >= int64(len(sc.pairs)) || len(a) < 6:
-		return nil, errs.New(errs.ErrWorker, "%s: unexpected acquire reply %v", s.url.Where(), a)
+		return nil, errs.New(errs.ErrWorker, "%s: unexpected acquire reply %v", s.url.Where, a)
 	}
 	c, err := s.newClaim(sc.pool, sc.pairs[idx], sc.token, sc.inc, a, sc.epoch)
 	if err != nil {
@@ -152,7 +152,7 @@ func (s *Store) newClaim(pool string, p lease.Pair, token, inc string, a []any, 
 		back, err2 := strconv.ParseInt(str(a[2]), 10, 64)
 		if err1 != nil || err2 != nil {
 			_ = c.Abandon(context.Background())
-			return nil, errs.New(errs.ErrWorker, "%s: key %s holds a bad record (fence %q, backwards %q)", s.url.Where(), c.recKey, f, str(a[2]))
+			return nil, errs.New(errs.ErrWorker, "%s: key %s holds a bad record (fence %q, backwards %q)", s.url.Where, c.recKey, f, str(a[2]))
 		}
 		c.rec = lease.Record{IssuedUpTo: fence, Backwards: back}
 		if len(a) >= 8 {
@@ -168,9 +168,9 @@ func (s *Store) newClaim(pool string, p lease.Pair, token, inc string, a []any, 
 
 func (s *Store) poolFull(req lease.Request, held int64, skipped int) error {
 	if skipped > 0 {
-		return lease.PoolFull(req, "on %s (%d held, %d skipped: records ahead of the clock)", s.url.Where(), held, skipped)
+		return lease.PoolFull(req, "on %s (%d held, %d skipped: records ahead of the clock)", s.url.Where, held, skipped)
 	}
-	return lease.PoolFull(req, "on %s (%d held)", s.url.Where(), held)
+	return lease.PoolFull(req, "on %s (%d held)", s.url.Where, held)
 }
 
 // absentState is what a pair without a record is in an incarnation.

@@ -35,7 +35,7 @@ type claim struct {
 func (c *claim) Pair() lease.Pair                         { return c.pair }
 func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
 func (c *claim) Where() string {
-	return fmt.Sprintf("key %s on %s", c.lock, c.s.url.Where())
+	return fmt.Sprintf("key %s on %s", c.lock, c.s.url.Where)
 }
 
 // keep moves the lock's expiry every lease_ttl/3, in the background,
@@ -91,7 +91,7 @@ func (c *claim) write(ctx context.Context, rec lease.Record, final bool) error {
 		return err
 	}
 	if len(a) < 3 {
-		return fmt.Errorf("%s: unexpected write reply %v", c.s.url.Where(), a)
+		return fmt.Errorf("%s: unexpected write reply %v", c.s.url.Where, a)
 	}
 	c.kept()
 	if len(a) >= 4 {

@@ -127,7 +127,7 @@ func CounterKey(name string) string { return "idgen:{segment}:c:" + name }
 const NamesKey = "idgen:{segment}:names"
 
 // Where names the server and the database, never the password.
-func (c *Counters) Where() string { return c.s.url.Where() }
+func (c *Counters) Where() string { return c.s.url.Where }
 
 // Close drops the connection.
 func (c *Counters) Close() error { return c.s.Close() }

@@ -134,7 +134,7 @@ func (s *Store) explain(err error) error {
 	if s.url.Password != "" {
 		reason = strings.ReplaceAll(reason, s.url.Password, "***")
 	}
-	return errs.New(errs.ErrWorker, "%s: %s", s.url.Where(), reason)
+	return errs.New(errs.ErrWorker, "%s: %s", s.url.Where, reason)
 }
 
 // call runs one command, connecting first when there is no connection (a
@@ -143,7 +143,7 @@ func (s *Store) call(ctx context.Context, args ...string) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errs.New(errs.ErrWorker, "%s: the store is closed", s.url.Where())
+		return nil, errs.New(errs.ErrWorker, "%s: the store is closed", s.url.Where)
 	}
 	if s.c == nil {
 		c, err := dial(ctx, s.url.Servers[0], s.url.TLS, s.url.User, s.url.Password, s.url.DB)
@@ -186,7 +186,7 @@ func (s *Store) eval(ctx context.Context, sc *script, keys []string, args ...str
 	}
 	a, ok := v.([]any)
 	if !ok || len(a) == 0 {
-		return nil, errs.New(errs.ErrWorker, "%s: unexpected script reply %v", s.url.Where(), v)
+		return nil, errs.New(errs.ErrWorker, "%s: unexpected script reply %v", s.url.Where, v)
 	}
 	return a, nil
 }
@@ -225,12 +225,12 @@ func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
 	}
 	a, _ := v.([]any)
 	if len(a) != 2 {
-		return time.Time{}, errs.New(errs.ErrWorker, "%s: unexpected TIME reply", s.url.Where())
+		return time.Time{}, errs.New(errs.ErrWorker, "%s: unexpected TIME reply", s.url.Where)
 	}
 	sec, err1 := strconv.ParseInt(str(a[0]), 10, 64)
 	us, err2 := strconv.ParseInt(str(a[1]), 10, 64)
 	if err1 != nil || err2 != nil {
-		return time.Time{}, errs.New(errs.ErrWorker, "%s: unexpected TIME reply", s.url.Where())
+		return time.Time{}, errs.New(errs.ErrWorker, "%s: unexpected TIME reply", s.url.Where)
 	}
 	return time.Unix(sec, us*1000), nil
 }
@@ -262,7 +262,7 @@ func (s *Store) waitReplicas(ctx context.Context) error {
 		return err
 	}
 	if n, _ := v.(int64); n < int64(s.url.Wait) {
-		return errs.New(errs.ErrWorker, "%s: only %d of %d replicas (?wait=%d) acknowledged the write within %d ms", s.url.Where(), n, s.url.Wait, s.url.Wait, ms)
+		return errs.New(errs.ErrWorker, "%s: only %d of %d replicas (?wait=%d) acknowledged the write within %d ms", s.url.Where, n, s.url.Wait, s.url.Wait, ms)
 	}
 	return nil
 }

@@ -41,9 +41,9 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 		return c, nil
 	}
 	if skipped > 0 {
-		return nil, lease.PoolFull(req, "on %s under %s: %d held by live sessions, %d with records ahead of the clock", s.url.Where(), s.url.Root, held, skipped)
+		return nil, lease.PoolFull(req, "on %s under %s: %d held by live sessions, %d with records ahead of the clock", s.url.Where, s.url.Root, held, skipped)
 	}
-	return nil, lease.PoolFull(req, "on %s under %s: %d held by live sessions", s.url.Where(), s.url.Root, held)
+	return nil, lease.PoolFull(req, "on %s under %s: %d held by live sessions", s.url.Where, s.url.Root, held)
 }
 
 // lock creates pair p's lock node in the client's session: a claim whose

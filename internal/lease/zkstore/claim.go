@@ -67,7 +67,7 @@ func (c *claim) claim(ctx context.Context) error {
 		}
 		rec, ok := parse(data)
 		if !ok {
-			return errs.New(errs.ErrWorker, "%s: the record %s is not an idgen record (%q); remove it once no process uses the pair", c.s.url.Where(), c.name, clip(data))
+			return errs.New(errs.ErrWorker, "%s: the record %s is not an idgen record (%q); remove it once no process uses the pair", c.s.url.Where, c.name, clip(data))
 		}
 		st2, err := c.s.set(ctx, c.name, data, st.Version)
 		if errors.Is(err, zk.ErrBadVersion) {
@@ -81,12 +81,12 @@ func (c *claim) claim(ctx context.Context) error {
 		c.rec, c.state, c.version = rec, lease.Present, st2.Version
 		return nil
 	}
-	return errs.New(errs.ErrWorker, "%s: the record %s keeps changing; is another holder still renewing it?", c.s.url.Where(), c.name)
+	return errs.New(errs.ErrWorker, "%s: the record %s keeps changing; is another holder still renewing it?", c.s.url.Where, c.name)
 }
 
 func (c *claim) Pair() lease.Pair                         { return c.pair }
 func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
-func (c *claim) Where() string                            { return "znode " + c.name + " on " + c.s.url.Where() }
+func (c *claim) Where() string                            { return "znode " + c.name + " on " + c.s.url.Where }
 
 // Renew writes the record with a version check, in the lock's session
 // only.

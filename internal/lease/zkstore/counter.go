@@ -35,7 +35,7 @@ func OpenCounters(u *config.StoreURL, timeout time.Duration) (*Counters, error) 
 }
 
 // Where names the ensemble and the root.
-func (c *Counters) Where() string { return c.s.url.Where() }
+func (c *Counters) Where() string { return c.s.url.Where }
 
 // Close ends the session.
 func (c *Counters) Close() error { return c.s.Close() }

@@ -56,7 +56,7 @@ func (quiet) Printf(string, ...any) {}
 func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
 	conn, events, err := zk.Connect(u.Servers, ttl, zk.WithLogger(quiet{}), zk.WithLogInfo(false))
 	if err != nil {
-		return nil, errs.New(errs.ErrWorker, "%s: %v", u.Where(), err)
+		return nil, errs.New(errs.ErrWorker, "%s: %v", u.Where, err)
 	}
 	deadline := time.NewTimer(ttl + 3*time.Second)
 	defer deadline.Stop()
@@ -65,11 +65,11 @@ func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
 		case ev := <-events:
 			if ev.State == zk.StateAuthFailed {
 				conn.Close()
-				return nil, errs.New(errs.ErrWorker, "%s: authentication failed", u.Where())
+				return nil, errs.New(errs.ErrWorker, "%s: authentication failed", u.Where)
 			}
 		case <-deadline.C:
 			conn.Close()
-			return nil, errs.New(errs.ErrWorker, "%s is unreachable: no session within %s (lease_ttl + 3s)", u.Where(), ttl+3*time.Second)
+			return nil, errs.New(errs.ErrWorker, "%s is unreachable: no session within %s (lease_ttl + 3s)", u.Where, ttl+3*time.Second)
 		}
 	}
 	go func() { // the client's event channel is dropped on the floor when full; drain it
@@ -80,7 +80,7 @@ func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
 	if u.User != "" {
 		if err := s.call(context.Background(), func() error { return conn.AddAuth("digest", []byte(u.User+":"+u.Password)) }); err != nil {
 			conn.Close()
-			return nil, errs.New(errs.ErrWorker, "%s: digest authentication failed: %v", u.Where(), err)
+			return nil, errs.New(errs.ErrWorker, "%s: digest authentication failed: %v", u.Where, err)
 		}
 		// Only this identity may change the nodes; everyone may read them.
 		s.acl = append(zk.DigestACL(zk.PermAll, u.User, u.Password), zk.WorldACL(zk.PermRead)...)
@@ -108,7 +108,7 @@ func (s *Store) call(ctx context.Context, f func() error) error {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		return fmt.Errorf("no answer from %s: %w", s.url.Where(), ctx.Err())
+		return fmt.Errorf("no answer from %s: %w", s.url.Where, ctx.Err())
 	}
 }
 
@@ -116,11 +116,11 @@ func (s *Store) call(ctx context.Context, f func() error) error {
 func (s *Store) explain(what string, err error) error {
 	switch {
 	case errors.Is(err, zk.ErrNoAuth):
-		return errs.New(errs.ErrWorker, "%s: not authorized to %s (the nodes under %s belong to another identity: wrong user or password?)", s.url.Where(), what, s.url.Root)
+		return errs.New(errs.ErrWorker, "%s: not authorized to %s (the nodes under %s belong to another identity: wrong user or password?)", s.url.Where, what, s.url.Root)
 	case errors.Is(err, zk.ErrAuthFailed):
-		return errs.New(errs.ErrWorker, "%s: authentication failed", s.url.Where())
+		return errs.New(errs.ErrWorker, "%s: authentication failed", s.url.Where)
 	}
-	return errs.New(errs.ErrWorker, "%s: cannot %s: %v", s.url.Where(), what, err)
+	return errs.New(errs.ErrWorker, "%s: cannot %s: %v", s.url.Where, what, err)
 }
 
 // ensure creates path and its parents as persistent nodes.

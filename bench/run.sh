@@ -66,6 +66,9 @@ if tests/servers/redis.sh start "$SRV/redis" >/dev/null 2>&1; then
 fi
 "$BENCH/cbench" 1.0
 "$BENCH/segbench" 5
+# the same sustained figures from a Go process (bench/go/segbench: idgen.Open, 4 goroutines)
+(cd bench/go && $GO build -o "$BENCH/gosegbench" ./segbench)
+"$BENCH/gosegbench" -secs 5
 "$BENCH/metricsbench"
 echo
 

@@ -48,14 +48,12 @@ type Generator interface {
 // Parts are the fields of an id; a field the layout lacks is -1.
 type Parts = layout.Parts
 
-// TextParts are the fields of a text id; absent numbers are -1.
+// TextParts are the fields of a text id, as the public idgen.TextParts
+// documents them: absent numbers are -1; Addr is an IP (4 or 16 bytes), a
+// MAC (6) or nil.
 type TextParts struct {
-	ID         int64 // a numeric preset's id; -1 for text-only forms
-	UnixMs     int64
-	Sequence   int64
-	PID        int64
-	LoaderHash int64
-	Addr       []byte // IP (4 or 16 bytes), MAC (6) or nil
+	ID, UnixMs, Sequence, PID, LoaderHash int64
+	Addr                                  []byte
 }
 
 // Options are what Open takes besides the configuration.

@@ -46,6 +46,15 @@ docs-metrics-picture: wheel $(VENV)/.prometheus
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	$(VPY) tests/metrics/dashboard_picture.py docs/pictures/metrics-dashboard.svg
 
+# docs/pictures/metrics-dashboard.png: every panel of the dashboard, its
+# queries evaluated by a real Prometheus server (tests/servers/prometheus.sh)
+# over its scrapes through the same kind of outage, drawn by our page
+# (tests/metrics/dashboard_page) in headless Chromium (installed when missing).
+.PHONY: docs-dashboard-png
+docs-dashboard-png: wheel
+	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
+	$(VPY) tests/metrics/dashboard_png.py docs/pictures/metrics-dashboard.png $(BUILD)/dashboard-page
+
 $(BUILD)/demo: cmd/demo/demo.c include/idgen.h $(LIB)
 	$(CC) -std=c11 -Wall -Wextra -Iinclude $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
@@ -244,7 +253,9 @@ test-python: wheel $(BUILD)/idgen $(VENV)/.uuid-peers $(VENV)/.prometheus
 # The exposition text of generators in every lease state (HELD, RIDING while
 # a PostgreSQL is stopped, LOST past the fence), read by prometheus_client's
 # parser and linted by promtool (tests/servers/promtool.sh installs Debian's
-# prometheus when missing; pg.sh runs the database).
+# prometheus when missing; pg.sh runs the database). test_dashboard_queries.py:
+# every query of docs/grafana/idgen-dashboard.json evaluated by a real
+# Prometheus server (tests/servers/prometheus.sh) over its 1 s scrapes.
 test-metrics: wheel $(VENV)/.prometheus
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	PROMTOOL=$$(tests/servers/promtool.sh) $(VPY) -m pytest -q -p no:cacheprovider tests/metrics

@@ -7,6 +7,7 @@ package segment
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
@@ -16,39 +17,51 @@ import (
 var errClosed = errs.New(errs.ErrClosed, "generator is closed")
 
 // prefetch starts fetching the next segment while s is current, unless
-// one is fetched or in hand.
+// one is fetched or in hand. The caller then yields once, so that the new
+// fetch goroutine runs at once rather than after a preemption when every
+// core is busy drawing values.
 func (c *Counter) prefetch(s *seg) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cur.Load() == s {
-		c.startFetch(s)
+	started := c.cur.Load() == s && c.startFetch(s)
+	c.mu.Unlock()
+	if started {
+		runtime.Gosched()
 	}
 }
 
 // startFetch starts the fetch goroutine (c.mu held) unless it runs, a
-// segment is in hand, the counter ended or closed.
-func (c *Counter) startFetch(s *seg) {
+// segment is in hand, the counter ended or closed; it reports whether it
+// started one.
+func (c *Counter) startFetch(s *seg) bool {
 	if c.fetching || c.pre != nil || c.ended != nil || c.closed {
-		return
+		return false
 	}
 	c.step = c.nextStep(s)
 	c.fetching = true
 	if c.manual {
-		return // the owner's FetchStep, or a caller that runs out, takes it
+		return false // the owner's FetchStep, or a caller that runs out, takes it
 	}
 	c.wg.Add(1)
 	go c.fetch(c.step)
+	return true
 }
 
 // nextStep is the size of the next take: step, or with step=auto the
 // values s would have needed to last AutoTarget at the rate it was used
-// at, growing at once, shrinking at most by half.
+// at (the rate of the segment before it when s starts the fetch at once),
+// growing at once, shrinking at most by half.
 func (c *Counter) nextStep(s *seg) int64 {
 	if !c.cfg.Auto || s.born.IsZero() {
 		return c.step
 	}
 	used := min(s.used.Load(), s.size)
 	el := c.env.Now().Sub(s.born)
+	if s.early { // the fetch starts as s becomes current
+		if c.lastLife <= 0 || c.lastSize < s.size {
+			return c.step // no capped segment used up yet to read a rate from
+		}
+		used, el = c.lastSize, c.lastLife
+	}
 	want := c.cfg.Max
 	if el > 0 {
 		want = int64(min(float64(c.cfg.Max), float64(used)*float64(AutoTarget)/float64(el)))
@@ -205,6 +218,9 @@ func (c *Counter) install(s *seg) {
 	old := c.cur.Load()
 	c.done.Add(min(old.used.Load(), old.size))
 	s.born = c.env.Now()
+	if !old.born.IsZero() && old.used.Load() >= old.size {
+		c.lastSize, c.lastLife = old.size, s.born.Sub(old.born)
+	}
 	c.cur.Store(s)
 }
 

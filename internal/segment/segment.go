@@ -26,6 +26,15 @@
 // a segment lasted less than 15 minutes and halves it past 30; idgen
 // aims at one second, far beyond a store round trip, so that a prefetch
 // started with padding percent left lands long before it is needed.
+//
+// At the MaxAutoStep cap that second cannot be kept (over 10 M values/s a
+// segment lasts less): a segment taken at the cap starts the next fetch
+// as soon as it becomes current, whatever padding says, so the prefetch
+// has the whole segment's time to land rather than its last part (a
+// fetch goroutine on a host whose cores all draw ids can wait tens of
+// milliseconds to run). The step of that fetch comes from the rate of the
+// whole segment before. A crash still loses at most the current and the
+// prefetched segment.
 package segment
 
 import (
@@ -94,6 +103,7 @@ type seg struct {
 	lo      int64
 	size    int64
 	trigger int64 // the offset whose taker starts the prefetch
+	early   bool  // step=auto at the cap: trigger 0, whatever padding says
 	used    atomic.Int64
 	born    time.Time // when it became current (step=auto's rate)
 }
@@ -126,6 +136,10 @@ type Counter struct {
 	lastErr  error         // the last store failure
 	closed   bool
 	step     int64 // the size of the next take
+	// the last segment used up: its size and how long it was current
+	// (step=auto's rate when a fetch starts before one can be read)
+	lastSize int64
+	lastLife time.Duration
 	stop     chan struct{}
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -179,7 +193,11 @@ func (c *Counter) take(ctx context.Context, n int64) (*seg, error) {
 		return nil, errs.New(errs.ErrWorker, "segment counter %s on %s: %v", c.cfg.Name, c.store.Where(), err)
 	}
 	c.takes.Add(1)
-	return newSeg(prev+1, last-prev, c.cfg.Padding), nil
+	s := newSeg(prev+1, last-prev, c.cfg.Padding)
+	if c.cfg.Auto && n >= c.cfg.Max {
+		s.trigger, s.early = 0, true // at the cap: the next fetch starts at once
+	}
+	return s, nil
 }
 
 // Next returns the next value.

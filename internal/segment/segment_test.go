@@ -165,6 +165,34 @@ func TestAutoStepFollowsTheRateWithinBounds(t *testing.T) {
 	require.Equal(t, int64(777), fixed.nextStep(fast))
 }
 
+// At the cap a segment starts the next fetch as soon as it is current
+// (trigger 0), sized from the rate of the whole segment before it; below
+// the cap padding decides, as before.
+func TestAtTheCapTheFetchStartsAtOnceSizedByTheSegmentBefore(t *testing.T) {
+	st := NewMemStore()
+	c := open(t, st, Config{Step: 1000, Auto: true, Min: 1000, Max: 4000, Padding: 50})
+	require.Equal(t, int64(500), c.pre.trigger, "below the cap: padding's trigger")
+	capped, err := c.take(t.Context(), 4000)
+	require.NoError(t, err)
+	require.Equal(t, int64(0), capped.trigger, "at the cap: the first value starts the fetch")
+	require.True(t, capped.early)
+	small, err := c.take(t.Context(), 3999)
+	require.NoError(t, err)
+	require.Equal(t, int64(2000), small.trigger)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.step = 4000
+	now := &seg{size: 4000, born: time.Now(), early: true}
+	require.Equal(t, int64(4000), c.nextStep(now), "no segment used up yet: the step stays")
+	c.lastSize, c.lastLife = 4000, time.Millisecond // 4 M values/s
+	require.Equal(t, int64(4000), c.nextStep(now), "the segment before lasted 1 ms: still the cap, though s has just begun")
+	c.lastSize, c.lastLife = 4000, 100*time.Second // 40 values/s
+	require.Equal(t, int64(2000), c.nextStep(now), "a slow segment before: at most half")
+	c.lastSize, c.lastLife = 1000, 100*time.Second
+	require.Equal(t, int64(4000), c.nextStep(now), "a smaller segment before (the way up to the cap) says nothing of the rate at the cap")
+}
+
 func TestAutoStepGrowsUnderLoad(t *testing.T) {
 	st := NewMemStore()
 	c := open(t, st, Config{Step: 1000, Auto: true})

@@ -69,6 +69,8 @@ fi
 # the same sustained figures from a Go process (bench/go/segbench: idgen.Open, 4 goroutines)
 (cd bench/go && $GO build -o "$BENCH/gosegbench" ./segbench)
 "$BENCH/gosegbench" -secs 5
+# the same PostgreSQL step=auto rows with a P to spare for the fetch goroutine
+GOMAXPROCS=6 "$BENCH/gosegbench" -secs 5 -check 0 -only "PostgreSQL, step=auto"
 "$BENCH/metricsbench"
 echo
 

@@ -173,12 +173,13 @@ func presetOf(c *config.Spec) string {
 }
 
 // storeOf is the store label: the URL's scheme, host for the lease
-// directory, none without a lease.
+// directory (a lease, or a segment counter kept there), none without a
+// store.
 func storeOf(c *config.Spec) string {
 	switch {
 	case c == nil:
 		return "none"
-	case c.WorkerSrc == config.SourceLease:
+	case c.WorkerSrc == config.SourceLease, c.Scheme == config.SchemeSegment && c.Store == nil:
 		return "host"
 	case c.Store != nil:
 		scheme, _, _ := strings.Cut(c.Store.Raw, "://")

@@ -145,6 +145,14 @@ func TestBurstWaitsForTicks(t *testing.T) {
 	require.Regexp(t, `idgen_generator_info\{name="burst",generator="\d+",preset="snowflake",store="none",datacenter="",worker="1"\} 1`, text)
 }
 
+// A segment counter names its store too: host for the lease directory.
+func TestSegmentCounterStoreLabel(t *testing.T) {
+	g := tracked(t, "preset=segment name=tickets lease_dir="+t.TempDir(), gen.Options{})
+	_, err := g.Next()
+	require.NoError(t, err)
+	require.Regexp(t, `idgen_generator_info\{name="tickets",generator="\d+",preset="segment",store="host",`, string(Text()))
+}
+
 func TestClosedGeneratorGoesAway(t *testing.T) {
 	c, err := config.Parse("preset=snowflake worker=6 name=gone")
 	require.NoError(t, err)

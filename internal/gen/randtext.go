@@ -32,10 +32,11 @@ type randText struct {
 	rnd func() uint64
 }
 
-// init sets up a new generator's shared part.
-func (b *randText) init(c *config.Spec, clk clock.Clock, ownClock bool) {
-	b.cfg, b.clock, b.ownClock, b.cfgStr, b.rnd = c, clk, ownClock, c.String(), rand.Uint64
-	if rc, ok := clk.(clock.Recent); ok {
+// init sets up a new generator's shared part from its shape (the
+// configuration, its string as opened, the clock).
+func (b *randText) init(sh *shape) {
+	b.cfg, b.clock, b.ownClock, b.cfgStr, b.rnd = sh.cfg, sh.clock, sh.ownClock, sh.cfgString, rand.Uint64
+	if rc, ok := sh.clock.(clock.Recent); ok {
 		b.recent = rc
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/hostid"
@@ -42,10 +41,11 @@ type rocketGen struct {
 }
 
 // newRocket resolves the host part (ip/mac, pid, loader hash) and builds
-// the generator; c is the resolved copy Open made.
-func newRocket(c *config.Spec, clk clock.Clock, ownClock bool) (*rocketGen, error) {
+// the generator of sh's configuration (the resolved copy Open made).
+func newRocket(sh *shape) (*rocketGen, error) {
+	c := sh.cfg
 	g := &rocketGen{v1: c.Scheme == config.SchemeRocketV1, loc: time.Local}
-	g.init(c, clk, ownClock)
+	g.init(sh)
 	t := &c.TextKeys
 	randomHash := !g.v1 && t.LoaderHash < 0
 	if t.PID < 0 {

@@ -7,14 +7,13 @@ import "github.com/idgen/idgen/internal/config"
 // newText opens the generator of a text preset, of sh's configuration
 // and clock.
 func newText(sh *shape) (Generator, error) {
-	c, clk, ownClock := sh.cfg, sh.clock, sh.ownClock
-	switch c.Scheme {
+	switch sh.cfg.Scheme {
 	case config.SchemeUUIDv7:
-		return newUUIDv7(c, clk, ownClock), nil
+		return newUUIDv7(sh), nil
 	case config.SchemeULID:
-		return newULID(c, clk, ownClock), nil
+		return newULID(sh), nil
 	}
-	g, err := newRocket(c, clk, ownClock)
+	g, err := newRocket(sh)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,6 @@ package gen
 
 import (
 	"sync"
-
-	"github.com/idgen/idgen/internal/clock"
-	"github.com/idgen/idgen/internal/config"
 )
 
 const (
@@ -37,9 +34,9 @@ type ulidGen struct {
 	issued int64  // ids made (stats)
 }
 
-func newULID(c *config.Spec, clk clock.Clock, ownClock bool) *ulidGen {
+func newULID(sh *shape) *ulidGen {
 	g := &ulidGen{last: -1}
-	g.init(c, clk, ownClock)
+	g.init(sh)
 	return g
 }
 

@@ -36,8 +36,6 @@ import (
 	"encoding/binary"
 	"sync/atomic"
 
-	"github.com/idgen/idgen/internal/clock"
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/layout"
 )
 
@@ -63,9 +61,9 @@ type paddedWord struct {
 	_ [56]byte
 }
 
-func newUUIDv7(c *config.Spec, clk clock.Clock, ownClock bool) *uuidGen {
+func newUUIDv7(sh *shape) *uuidGen {
 	g := &uuidGen{}
-	g.init(c, clk, ownClock)
+	g.init(sh)
 	return g
 }
 

@@ -83,9 +83,10 @@ test-goapp: $(BUILD)/holder
 # The lease simulator (internal/sim): make sim [SIM_SCHEDULES=N SIM_SEED=S
 # SIM_SECONDS=T SIM_TRACE=1]; make sim-mutants runs each seeded bug until it
 # is caught. make test runs a fixed-seed batch and every mutant.
-SIM_SCHEDULES ?= 10000
-SIM_SEED      ?= 1
+# SIM_SECONDS=N alone runs for N seconds (schedules unbounded).
 SIM_SECONDS   ?= 0
+SIM_SCHEDULES ?= $(if $(filter 0,$(SIM_SECONDS)),10000,1000000000)
+SIM_SEED      ?= 1
 SIM_TRACE     ?=
 SIM_ENV = SIM_SCHEDULES=$(SIM_SCHEDULES) SIM_SEED=$(SIM_SEED) SIM_SECONDS=$(SIM_SECONDS) SIM_TRACE=$(SIM_TRACE)
 

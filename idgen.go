@@ -17,6 +17,7 @@ package idgen
 import (
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/gen"
@@ -79,6 +80,34 @@ func (g *Generator) Next() (int64, error) { return g.g.Next() }
 // tick. If the first reservation fails, out is untouched; a later failure
 // (the time range running out mid-batch) leaves consumed ids in a prefix.
 func (g *Generator) NextBatch(out []int64) error { return g.g.NextBatch(out) }
+
+// NextRun hands a whole run of ids to a caller that hands them out itself
+// (a binding whose every call into the library is dear): with runs=N in
+// the configuration it reserves the next run, writes up to len(out) of its
+// ids and returns how many, and how long they may be handed out (the
+// rest are then dropped, as Next drops them). Without runs it writes one
+// id and returns 0: call Next instead. The ids follow every id g handed
+// out before, through any method. An empty out reserves nothing and
+// returns the longest run g hands out (N; 1 without runs).
+func (g *Generator) NextRun(out []int64) (int, time.Duration, error) {
+	rn, ok := g.g.(gen.RunNexter)
+	runs := ok && rn.HasRuns()
+	switch {
+	case len(out) == 0 && runs:
+		return rn.Longest(), 0, nil
+	case len(out) == 0:
+		return 1, 0, nil
+	case runs:
+		n, ns, err := rn.NextRun(out)
+		return n, time.Duration(ns), err
+	}
+	id, err := g.g.Next()
+	if err != nil {
+		return 0, 0, err
+	}
+	out[0] = id
+	return 1, 0, nil
+}
 
 // NextText returns the next id as text: a text preset's form, or a
 // numeric id in the configuration's text= form.

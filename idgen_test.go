@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -189,4 +190,47 @@ func TestDefaultGenerator(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(4), p.Worker)
 	require.ErrorIs(t, idgen.Configure("preset=nope"), idgen.ErrInvalid)
+}
+
+// NextRun: with runs=N a whole run and its freshness (at most 1 ms), the
+// ids after every id handed out before; an empty buffer says N. Without
+// runs one id and no freshness; a text preset is refused as Next is.
+func TestNextRun(t *testing.T) {
+	g, err := idgen.Open("layout=time:41,seq:22 worker=0 runs=32")
+	require.NoError(t, err)
+	defer g.Close()
+	n, fresh, err := g.NextRun(nil)
+	require.NoError(t, err)
+	require.Equal(t, 32, n)
+	require.Zero(t, fresh)
+	last, err := g.Next()
+	require.NoError(t, err)
+	buf := make([]int64, 1024)
+	for i := 0; i < 10; i++ {
+		n, fresh, err := g.NextRun(buf)
+		require.NoError(t, err)
+		require.True(t, n >= 1 && n <= 32, "n=%d", n)
+		require.True(t, fresh > 0 && fresh <= time.Millisecond, "fresh=%v", fresh)
+		for _, id := range buf[:n] {
+			require.Greater(t, id, last)
+			last = id
+		}
+	}
+
+	plain, err := idgen.Open("layout=time:41,seq:22 worker=0")
+	require.NoError(t, err)
+	defer plain.Close()
+	n, _, err = plain.NextRun(nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	n, fresh, err = plain.NextRun(buf[:4])
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Zero(t, fresh)
+
+	text, err := idgen.Open("preset=rocketmq")
+	require.NoError(t, err)
+	defer text.Close()
+	_, _, err = text.NextRun(buf)
+	require.ErrorIs(t, err, idgen.ErrInvalid)
 }

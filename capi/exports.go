@@ -98,6 +98,33 @@ func idgenGoNextBatch(h C.uintptr_t, out *C.int64_t, n C.size_t) (rc C.int) {
 	return C.IDGEN_OK
 }
 
+//export idgenGoNextRun
+func idgenGoNextRun(h C.uintptr_t, out *C.int64_t, n C.size_t, freshNs *C.int64_t) (rc C.int) {
+	defer guard(&rc)
+	g, bad := live(h)
+	if g == nil {
+		return bad
+	}
+	if freshNs == nil {
+		return invalid("fresh_ns is NULL")
+	}
+	*freshNs = 0
+	buf, rc := idSlice(out, n)
+	if rc != C.IDGEN_OK {
+		return rc
+	}
+	buf = buf[:min(len(buf), maxRun)]
+	got, fresh, err := g.NextRun(buf)
+	if err != nil {
+		return fail(err)
+	}
+	*freshNs = C.int64_t(fresh)
+	return C.int(got)
+}
+
+// maxRun is the most ids one idgen_next_run writes (a run is never longer).
+const maxRun = 1024
+
 func writeParts(p idgen.Parts, out *C.idgen_parts) {
 	out.id = C.int64_t(p.ID)
 	out.unix_ms = C.int64_t(p.UnixMs)

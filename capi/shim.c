@@ -64,6 +64,11 @@ int idgen_next_batch(idgen_t *g, int64_t *out, size_t n) {
     return idgenGoNextBatch((uintptr_t)g, out, n);
 }
 
+int idgen_next_run(idgen_t *g, int64_t *out, size_t cap, int64_t *fresh_ns) {
+    FORK_CHECK();
+    return idgenGoNextRun((uintptr_t)g, out, cap, fresh_ns);
+}
+
 int idgen_decode_with(idgen_t *g, int64_t id, idgen_parts *out) {
     FORK_CHECK();
     return idgenGoDecode((uintptr_t)g, id, out);

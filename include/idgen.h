@@ -143,6 +143,19 @@ int64_t idgen_next(idgen_t *g);
  * midway (time range running out) leaves consumed ids in a prefix. */
 int idgen_next_batch(idgen_t *g, int64_t *out, size_t n);
 
+/* For a host that hands ids out itself because each call into the library
+ * is dear (Python's ctypes): with `runs=N` in g's configuration, reserves
+ * g's next run (idgen_next would hand its ids out one by one), writes up
+ * to cap of its ids (at most 1024) to out and returns how many (> 0); sets
+ * *fresh_ns to how many ns from now they may still be handed out, after
+ * which the rest must be dropped (never handed out: idgen_next drops them
+ * too). Without runs it writes one id, as idgen_next would, and sets
+ * *fresh_ns to 0: then call idgen_next. The ids follow every id g handed
+ * out before, through any call. cap == 0 reserves nothing and returns
+ * the longest run g hands out (N; 1 without runs): a host asks it once,
+ * at open. IDGEN_EINVAL for a NULL fresh_ns, or a NULL out with cap > 0. */
+int idgen_next_run(idgen_t *g, int64_t *out, size_t cap, int64_t *fresh_ns);
+
 /* Splits id by g's layout into *out. IDGEN_EINVAL for a NULL out, a
  * negative id or one with bits above the layout. */
 int idgen_decode_with(idgen_t *g, int64_t id, idgen_parts *out);

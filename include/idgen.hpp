@@ -121,6 +121,16 @@ public:
     /* Fills out[0..n) with strictly increasing ids in one call. */
     void next(int64_t *out, size_t n) const { detail::check(idgen_next_batch(handle(), out, n)); }
 
+    /* With runs=N: the generator's next run, whole (up to cap ids written
+     * to out); returns how many and sets fresh_ns to how long they may be
+     * handed out. Without runs: one id and fresh_ns == 0. cap == 0 writes
+     * nothing and returns N (1 without runs). See idgen_next_run. */
+    size_t next_run(int64_t *out, size_t cap, int64_t &fresh_ns) const {
+        int rc = idgen_next_run(handle(), out, cap, &fresh_ns);
+        detail::check(rc < 0 ? rc : IDGEN_OK);
+        return static_cast<size_t>(rc);
+    }
+
     /* The fields of an id of this generator's layout. */
     idgen_parts decode(int64_t id) const {
         idgen_parts p;

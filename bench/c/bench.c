@@ -207,17 +207,21 @@ static void lease_ratio(const char *name, const char *source) {
 int main(int argc, char **argv) {
     double secs = argc > 1 ? atof(argv[1]) : 1.0;
     idgen_t *unc = open_or_die("layout=time:41,seq:22 worker=0");
+    idgen_t *runs = open_or_die("layout=time:41,seq:22 worker=0 runs=1024");
     idgen_t *sf = open_or_die("preset=snowflake worker=0");
+    idgen_t *sfr = open_or_die("preset=snowflake worker=0 runs=1024");
     size_t bmax = 1 << 16;
     int64_t *buf = malloc(bmax * sizeof *buf);
     idgen_t *rq = open_or_die("preset=rocketmq");
     idgen_t *uu = open_or_die("preset=uuidv7"), *ul = open_or_die("preset=ulid");
     double v_text[ROUNDS], v_uuid[ROUNDS], v_ulid[ROUNDS];
     double v_noop[ROUNDS], v_next[ROUNDS], v_b4k[ROUNDS], v_b64k[ROUNDS], v_rn[ROUNDS], v_rb[ROUNDS];
+    double v_runs[ROUNDS], v_rr[ROUNDS];
     noop_ns(1000000), next_ns(unc, 1000000); /* warm up */
     for (int r = 0; r < ROUNDS; r++) {
         v_noop[r] = noop_ns(2000000);
         v_next[r] = next_ns(unc, 2000000);
+        v_runs[r] = next_ns(runs, 2000000);
         v_text[r] = text_ns(rq, 2000000);
         v_uuid[r] = text_ns(uu, 2000000);
         v_ulid[r] = text_ns(ul, 2000000);
@@ -225,14 +229,17 @@ int main(int argc, char **argv) {
         v_b64k[r] = batch_ns(unc, 1 << 22, 1 << 16, buf);
         v_rn[r] = rate_next(sf, secs);
         v_rb[r] = rate_batch(sf, secs, 4096, buf);
+        v_rr[r] = rate_next(sfr, secs);
     }
     double noop = median(v_noop, ROUNDS), nx = median(v_next, ROUNDS);
     double tx = median(v_text, ROUNDS), ux = median(v_uuid, ROUNDS), lx = median(v_ulid, ROUNDS);
     double b4k = median(v_b4k, ROUNDS), b64k = median(v_b64k, ROUNDS);
     double rn = median(v_rn, ROUNDS), rb = median(v_rb, ROUNDS);
+    double nr = median(v_runs, ROUNDS), rr = median(v_rr, ROUNDS);
     printf("C ABI (medians of %d rounds)\n", ROUNDS);
     printf("  %-58s %10.1f ns\n", "bare C->Go call (idgen_bench_noop)", noop);
     printf("  %-58s %10.1f ns   %.2fx bare call (target <= 1.5x) %s\n", "idgen_next, layout=time:41,seq:22", nx, nx / noop, verdict(nx / noop <= 1.5));
+    printf("  %-58s %10.1f ns   %.2fx idgen_next without runs\n", "idgen_next, layout=time:41,seq:22 runs=1024", nr, nr / nx);
     printf("  %-58s %10.1f ns   %.2fx idgen_next (target <= 1.5x) %s\n", "idgen_next_text, preset=rocketmq", tx, tx / nx, verdict(tx / nx <= 1.5));
     printf("  %-58s %10.1f ns   %.2fx idgen_next (target <= 1.5x) %s\n", "idgen_next_text, preset=uuidv7", ux, ux / nx, verdict(ux / nx <= 1.5));
     printf("  %-58s %10.1f ns   %.2fx idgen_next\n", "idgen_next_text, preset=ulid", lx, lx / nx);
@@ -240,9 +247,10 @@ int main(int argc, char **argv) {
     printf("  %-58s %10.2f ns/id\n", "idgen_next_batch x65536, layout=time:41,seq:22", b64k);
     printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%) %s\n", "idgen_next, preset=snowflake, sustained", rn * 100, verdict(rn >= 0.99));
     printf("  %-58s %10.2f %% of 4096 ids/ms (target >= 99%%) %s\n", "idgen_next_batch x4096, preset=snowflake, sustained", rb * 100, verdict(rb >= 0.99));
+    printf("  %-58s %10.2f %% of 4096 ids/ms\n", "idgen_next, preset=snowflake runs=1024, sustained", rr * 100);
     free(buf);
-    idgen_close(unc);
-    idgen_close(sf);
+    idgen_close(unc), idgen_close(runs);
+    idgen_close(sf), idgen_close(sfr);
     idgen_close(rq);
     idgen_close(uu);
     idgen_close(ul);

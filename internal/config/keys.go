@@ -75,6 +75,7 @@ var keys = []key{
 	{name: "on_exhausted", on: sequenced, parse: readOnExhausted, def: defOnExhausted, print: printOnExhausted},
 	{name: "max_drift", on: sequenced, when: borrowing, parse: readMaxDrift, def: defMaxDrift, print: printMaxDrift},
 	{name: "seq_start", on: sequenced, parse: readSeqStart, def: (*draft).checkSeqStart, print: printSeqStart},
+	{name: "runs", on: sequenced, parse: readRuns, print: printRuns},
 
 	{name: "ip", on: on(SchemeRocketMQ), parse: readIP, print: printIP},
 	{name: "mac", on: on(SchemeRocketV1), parse: readMAC, print: printMAC},

@@ -26,6 +26,7 @@ type Spec struct {
 	Borrow      bool          // on_exhausted=borrow
 	MaxDrift    time.Duration // how far borrowing may run ahead of the clock
 	SeqRandom   int64         // seq_start=random:N (0: start at 0)
+	Runs        int           // runs=N: the longest run Next hands out from one reservation (0: none)
 	LeaseDir    string        // "" means DefaultLeaseDir
 	LeaseTTL    time.Duration // how long the store keeps the pair of a silent holder
 	MaxOutage   time.Duration // how far ahead the fence runs: how long a holder issues without its store

@@ -41,6 +41,9 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	if c.Borrow {
 		g.borrow = max(1, int64(c.MaxDrift)/g.unitNs)
 	}
+	if c.Runs > 1 {
+		g.runs = &runCache{max: c.Runs, k: 1}
+	}
 	// As if id (tick 0, sequence 0) had been issued: a generator whose
 	// epoch is less than a unit ago issues in tick 0 at once (never that
 	// one id) rather than waiting for tick 1.
@@ -53,6 +56,9 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 
 // Next returns the next id.
 func (g *timeGen) Next() (int64, error) {
+	if g.runs != nil {
+		return g.nextFromRun()
+	}
 	if id, ok := g.nextFast(); ok {
 		return id, nil
 	}
@@ -103,8 +109,19 @@ func (g *timeGen) nextFast() (int64, bool) {
 }
 
 // NextBatch fills out with consecutive ids, one reservation per tick,
-// all made before out is written (fillRuns).
+// all made before out is written (fillRuns). With runs, the held run is
+// dropped first: no id of it may follow the batch's.
 func (g *timeGen) NextBatch(out []int64) error {
+	if g.runs == nil {
+		return g.nextBatch(out)
+	}
+	g.runs.mu.Lock()
+	defer g.runs.mu.Unlock()
+	g.runs.drop()
+	return g.nextBatch(out)
+}
+
+func (g *timeGen) nextBatch(out []int64) error {
 	return fillRuns(out, int64(1)<<g.seqShift, func(n uint64) (int64, uint64, error) {
 		r, err := g.reserve(n)
 		return g.compose(r.tick, r.first, r.fixed), r.n, err
@@ -119,6 +136,9 @@ func (g *timeGen) NextText(dst []byte) (int, error) {
 
 func (g *timeGen) stats(s *Stats) {
 	g.core.stats(s)
+	if g.runs != nil {
+		s.Issued -= g.runs.unissued()
+	}
 	s.TickWaits, s.ClockBacks = g.tickWaits.Load(), g.clockBacks.Load()
 	if ahead := g.LastValue() - g.tick(); ahead > 0 {
 		s.DriftMs = g.UnixMs(ahead) - g.cfg.EpochMs

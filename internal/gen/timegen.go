@@ -68,6 +68,7 @@ type timeGen struct {
 	back       config.Policy
 	eraMu      sync.Mutex   // serialises new eras (backwards counter steps)
 	handedOut  func() int64 // baidu-cached: the last tick handed out of its ring
+	runs       *runCache    // runs=N; nil without runs
 	tickWaits  atomic.Int64
 	clockBacks atomic.Int64
 }

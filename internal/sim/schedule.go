@@ -44,6 +44,9 @@ var setups = []Setup{
 	// and step=auto.
 	{"segment", "preset=segment name=orders step=40 padding=25 max_wait=300ms", 0, false, 100, true},
 	{"segment-auto", "preset=segment name=orders step=auto max_wait=300ms", 0, false, 100, true},
+	// runs: Next hands out runs of up to 16 ids reserved ahead, dropped
+	// 1 ms after their reservation.
+	{"runs", "layout=time:41,worker:2,seq:6 worker=lease runs=16 lease_ttl=1s max_outage=%s", 0, true, 4, false},
 }
 
 // Result is what a schedule did.

@@ -43,5 +43,6 @@ void test_default_generator();
 void test_numeric_text();
 void test_rocketmq_text();
 void test_version_and_config();
+void test_runs();
 
 #endif

@@ -130,3 +130,33 @@ void test_version_and_config() {
               "Error: the code and the library's message naming the key");
     }
 }
+
+// runs=N: next hands out ids of runs reserved in one step; next_run hands a
+// run over whole. Ids increase across both calls and batches; without runs
+// next_run is one id and no freshness.
+void test_runs() {
+    idgen::Generator g("layout=time:41,seq:22 worker=0 runs=64");
+    int64_t fresh = -1, buf[1024];
+    CHECK(g.next_run(buf, 0, fresh) == 64 && fresh == 0, "next_run with no room says the longest run");
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 5000; i++) {
+        if (i % 500 == 0) {
+            size_t n = g.next_run(buf, sizeof buf / sizeof buf[0], fresh);
+            CHECK(n >= 1 && n <= 64 && fresh > 0 && fresh <= 1000000, "next_run: a run and its freshness (<= 1 ms)");
+            ids.insert(ids.end(), buf, buf + n);
+        } else if (i % 333 == 0) {
+            g.next(buf, 7);
+            ids.insert(ids.end(), buf, buf + 7);
+        } else {
+            ids.push_back(g.next());
+        }
+    }
+    CHECK(std::is_sorted(ids.begin(), ids.end()) && std::adjacent_find(ids.begin(), ids.end()) == ids.end(),
+          "runs: ids strictly increase across next, next_run and batches");
+    idgen::Generator plain("layout=time:41,seq:22 worker=0");
+    CHECK(plain.next_run(buf, 0, fresh) == 1, "no runs: next_run with no room says 1");
+    CHECK(plain.next_run(buf, 4, fresh) == 1 && fresh == 0 && buf[0] >= 0, "no runs: one id, no freshness");
+    CHECK(code_of([] { idgen::Generator("preset=sonyflake worker=0 runs=8"); }) == IDGEN_EINVAL, "runs on a 10 ms tick is EINVAL");
+    CHECK(idgen_next_run(g.get(), buf, 4, nullptr) == IDGEN_EINVAL, "a NULL fresh_ns is EINVAL");
+    CHECK(idgen_next_run(g.get(), nullptr, 4, &fresh) == IDGEN_EINVAL, "a NULL out with room is EINVAL");
+}

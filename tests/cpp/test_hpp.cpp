@@ -159,6 +159,7 @@ int main() {
     test_stats();
     test_metrics();
     test_version_and_config();
+    test_runs();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -146,7 +146,7 @@ def test_dec_text_is_the_decimal_id(config: str) -> None:
 
 
 def test_next_text_and_next_id_share_one_increasing_sequence() -> None:
-    with idgen.Generator("preset=snowflake worker=1 text=dec") as g:
+    with idgen.Generator("preset=snowflake worker=1 text=dec runs=1024") as g:
         handed: list[int] = []
         for _ in range(100_000):  # until next_id serves from a reserved run
             handed.append(g.next_id())

@@ -100,6 +100,7 @@ _SIGNATURES: dict[str, tuple[Any, Optional[list[Any]]]] = {
     "idgen_close": (None, [c_void_p]),
     "idgen_next": (c_int64, None),  # (handle)
     "idgen_next_batch": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "idgen_next_run": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p]),
     "idgen_decode_with": (c_int, [c_void_p, c_int64, POINTER(Parts)]),
     "idgen_compose": (c_int, [c_void_p, POINTER(Parts), POINTER(c_int64)]),
     "idgen_config_string": (c_int, [c_void_p, c_char_p, c_size_t]),

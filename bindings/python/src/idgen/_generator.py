@@ -1,17 +1,19 @@
 """Generator: a handle on one generator of the library (ids as numbers;
 text ids come from the TextIds mixin in _text), and the run-serving
-_RunGenerator that one-call-per-id layouts with a 1 ms tick become (which
-ones: _runs)."""
+_RunGenerator that a generator configured with runs=N becomes: it takes
+the library's runs whole (idgen_next_run) and hands their ids out itself,
+dropping what the library says is stale."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
 import os
+from array import array
 import threading
 import weakref
 from time import monotonic_ns as _monotonic_ns
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from . import _ffi, _runs, _text
 from ._buffers import id_list, int64_buffer
@@ -34,7 +36,6 @@ def _drop_runs_in_child() -> None:
     for g in list(_live):
         g._lock = threading.Lock()  # the parent may have held it at fork
         g._drop()
-        g._k = 1
 
 
 os.register_at_fork(after_in_child=_drop_runs_in_child)
@@ -58,9 +59,8 @@ class Generator(_text.TextIds):
     """
 
     __slots__ = (
-        "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_filled", "_k",
-        "_kmax", "_lock", "_finalizer", "_text_fn", "_texts", "_decodes",
-        "_uuid", "__weakref__",
+        "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_run", "_unissued", "_lock",
+        "_finalizer", "_text_fn", "_texts", "_decodes", "_uuid", "__weakref__",
     )
 
     def __init__(self, config: str = "") -> None:
@@ -87,19 +87,20 @@ class Generator(_text.TextIds):
         self._texts: list[_text.NextText] = []
         self._decodes: list[_text.DecodeText] = []
         self._uuid = _text.makes_uuids(lib, self._h)
-        # The reserved run, smallest id last; _fresh is the monotonic time
-        # until which it may be handed out (0: nothing reserved).
+        # The run taken from the library, smallest id last; _fresh is the
+        # monotonic time until which it may be handed out (0: none held).
         self._ids: list[int] = []
         self._pop = self._ids.pop
         self._fresh = 0
-        self._filled = 0
-        self._k = 1
-        self._kmax = _runs.run_limit(self._h, tick_ms)
+        self._run: Optional[_RunBuffer] = None
+        self._unissued = 0  # ids of taken runs dropped here
         self._lock = threading.Lock()
         _live.add(self)
-        if self._kmax > 1:
-            # Chosen once here rather than tested in every next_id: the test
-            # would cost ~5-10 ns on the hot path.
+        # With runs=N (only on a 1 ms tick) next_id hands out the library's
+        # runs: asked once here (idgen_next_run with no room reserves
+        # nothing and says N). Chosen by class rather than tested in every
+        # next_id: the test would cost ~5-10 ns on the hot path.
+        if tick_ms == 1 and lib.quick.idgen_next_run(self._h, None, 0, ctypes.byref(ctypes.c_int64())) > 1:
             self.__class__ = _RunGenerator
 
     def __enter__(self) -> Generator:
@@ -122,13 +123,14 @@ class Generator(_text.TextIds):
     def next_id(self) -> int:
         """The next id.
 
-        Called often, this hands out ids from a run the generator reserved
-        ahead with one batch call (up to 1024 ids, on Snowflake-family
-        layouts with a 1 ms tick only). An id of a run is handed out at most
-        1 ms after the run was reserved, never out of order: every id is
-        larger than any id this generator handed out before it, through any
-        method and thread. Runs not used in time are dropped (a gap in the
-        sequence); so are runs held at close and in a forked child.
+        With ``runs=N`` in the configuration, ids come from runs the
+        library reserves ahead in one step (as they do in every language):
+        the binding takes a run whole and hands its ids out itself, each at
+        most 1 ms after the run was reserved and never out of order: every
+        id is larger than any id this generator handed out before it,
+        through any method and thread. Ids of a run not used in time are
+        dropped (a gap in the sequence); so are those held at close and in
+        a forked child.
         """
         # Loading the function into a local first is ~25 ns cheaper than
         # self._next(...): CPython does not specialise a method call on a
@@ -140,8 +142,10 @@ class Generator(_text.TextIds):
         return v
 
     def _drop(self) -> None:
-        """Forgets the reserved run (holding _lock)."""
+        """Forgets the run taken (holding _lock); its ids left are never
+        handed out, so they are not counted as issued."""
         self._fresh = 0
+        self._unissued += len(self._ids)
         self._ids.clear()
 
     def _batch(self, addr: int, n: int) -> int:
@@ -199,6 +203,8 @@ class Generator(_text.TextIds):
         # The library answers between two calls to the lease store, which
         # can take a while in an outage: release the GIL meanwhile.
         _check(_ffi.lib().waiting.idgen_get_stats(self._h, ctypes.byref(out), ctypes.sizeof(out)))
+        # The library counts every id of the runs this binding took whole.
+        out.issued -= self._unissued + len(self._ids)
         return _stats(out)
 
     @property
@@ -215,9 +221,21 @@ class Generator(_text.TextIds):
             return buf.value.decode("utf-8")
 
 
+class _RunBuffer:
+    """Where idgen_next_run writes a run and its freshness."""
+
+    __slots__ = ("ids", "addr", "fresh", "fresh_addr")
+
+    def __init__(self) -> None:
+        self.ids = array("q", bytes(8 * _runs.MAX_RUN))
+        self.addr, _ = self.ids.buffer_info()
+        self.fresh = ctypes.c_int64()
+        self.fresh_addr = ctypes.addressof(self.fresh)
+
+
 class _RunGenerator(Generator):
     """A Generator whose next_id hands out runs (see Generator.next_id);
-    Generator.__init__ makes a generator one when its layout allows runs."""
+    Generator.__init__ makes a generator configured with runs=N one."""
 
     __slots__ = ()
 
@@ -231,38 +249,31 @@ class _RunGenerator(Generator):
         return self._take()
 
     def _take(self) -> int:
-        """next_id when the run is used up or stale: reserves the next run,
-        twice as long if the last one was used up within its time, half as
-        long if it went stale; a run of 1 is a plain call."""
+        """next_id when the run is used up or stale: takes the library's
+        next run (idgen_next_run), which also says how long it stays
+        fresh."""
         with self._lock:
-            now = _monotonic_ns()
-            if now < self._fresh:  # another thread reserved a run meanwhile
+            if _monotonic_ns() < self._fresh:  # another thread took a run meanwhile
                 try:
                     return self._pop()
                 except IndexError:
                     pass
-            k = self._k
-            if self._ids:
-                k = max(1, k >> 1)
-            elif now - self._filled < _runs.FRESH_NS:
-                k = min(k << 1, self._kmax)
-            self._k = k
             self._drop()
-            if k == 1:
-                v: int = self._next(self._h)
-                self._filled = _monotonic_ns()
-                if v < 0:
-                    raise _error(v)
-                return v
-            ids = id_list(k, lambda addr: self._fill(addr, k))
+            run = self._run
+            if run is None:
+                run = self._run = _RunBuffer()
+            before = _monotonic_ns()
+            n: int = _ffi.lib().waiting.idgen_next_run(self._h, run.addr, _runs.MAX_RUN, run.fresh_addr)
+            if n < 0:
+                raise _error(n)
+            ids = run.ids[:n].tolist()
             ids.reverse()
             v = ids.pop()
             # A new list: a thread still holding the old one's pop finds it
             # empty and comes here.
             self._ids = ids
             self._pop = ids.pop
-            self._filled = _monotonic_ns()
-            self._fresh = self._filled + _runs.FRESH_NS
+            self._fresh = before + run.fresh.value
             return v
 
     def next_text(self) -> str:

@@ -37,8 +37,8 @@ class Stats:
     clock is unknown (C's INT64_MIN; any integer is a possible skew) and
     ``segment_left`` is None but for segment generators (C's -1).
 
-    ``issued`` counts every id the library handed out, including those
-    :meth:`Generator.next_id` reserved ahead in a run and not yet returned.
+    ``issued`` counts the ids handed out: with ``runs=N``, ids of a run
+    that went stale unused are not counted (in the library or here).
     """
 
     issued: int

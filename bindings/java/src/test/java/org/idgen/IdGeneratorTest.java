@@ -57,6 +57,35 @@ class IdGeneratorTest {
     }
 
     @Test
+    void runsAreTheLibrarysSoJavaGetsThemToo() {
+        // runs=N means the same generator in every language: nextId hands out
+        // ids of runs the library reserves, increasing across nextId and
+        // batches; without runs every id of a tick follows the one before.
+        try (IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0 runs=64")) {
+            assertTrue(g.config().contains(" runs=64"), g.config());
+            long last = -1;
+            for (int i = 0; i < 20_000; i++) {
+                long[] ids = i % 1000 == 0 ? g.nextIds(3) : new long[] {g.nextId()};
+                for (long id : ids) {
+                    assertTrue(id > last, "i=" + i);
+                    last = id;
+                }
+            }
+        }
+        try (IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0")) {
+            assertTrue(!g.config().contains("runs="), g.config());
+            long prev = g.nextId();
+            for (int i = 0; i < 20_000; i++) {
+                long id = g.nextId();
+                assertTrue(id == prev + 1 || (id & ((1L << 22) - 1)) == 0, "no gap within a tick");
+                prev = id;
+            }
+        }
+        IdGenException e = assertThrows(IdGenException.class, () -> IdGenerator.open("preset=sonyflake worker=0 runs=8"));
+        assertTrue(e.getMessage().contains("runs"), e.getMessage());
+    }
+
+    @Test
     void seed004DecodesAndComposes() {
         try (IdGenerator g = IdGenerator.open("preset=snowflake")) {
             IdParts p = g.decode(SEED_004);

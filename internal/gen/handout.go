@@ -5,45 +5,6 @@ package gen
 // A caller that pays a lot per call (a Python one) takes a whole run at
 // once (NextRun) and hands its ids out itself until the run goes stale.
 
-import (
-	"sync"
-	"sync/atomic"
-	"time"
-)
-
-// RunFreshNs is how long after its reservation an id of a run may be
-// handed out; ids of a run not handed out by then are dropped (never
-// issued: a gap in the sequence).
-const RunFreshNs = int64(time.Millisecond)
-
-// heldRun is one reserved run: ids[next...] are still to be handed out,
-// until the generator's clock leaves [filled, filled+RunFreshNs).
-type heldRun struct {
-	ids    []int64
-	next   atomic.Int64
-	filled int64
-}
-
-// fresh reports whether the run's ids may still be handed out at now (a
-// clock that stepped back before filled counts as stale).
-func (r *heldRun) fresh(now int64) bool {
-	d := now - r.filled
-	return d >= 0 && d < RunFreshNs
-}
-
-// runCache is a time generator's runs. Every reservation of the generator
-// (a run, a batch) is made under mu, so that no run reserved before a
-// batch is handed out after it: ids stay increasing for every caller,
-// whatever method it used last.
-type runCache struct {
-	max     int
-	cur     atomic.Pointer[heldRun] // nil: none held
-	mu      sync.Mutex
-	k       int   // the next run's length
-	last    int64 // when the last run was reserved (its filled)
-	dropped atomic.Int64
-}
-
 // nextFromRun is Next with runs: an id of the held run while it is fresh,
 // else a new run.
 func (g *timeGen) nextFromRun() (int64, error) {
@@ -97,26 +58,6 @@ func (g *timeGen) reserveRun(now int64) (*heldRun, error) {
 	r := &heldRun{ids: ids, filled: g.clock.Now()}
 	rc.last = r.filled
 	return r, nil
-}
-
-// drop forgets the held run (holding mu), counting the ids it leaves
-// unissued.
-func (rc *runCache) drop() {
-	if r := rc.cur.Swap(nil); r != nil {
-		if left := int64(len(r.ids)) - r.next.Load(); left > 0 {
-			rc.dropped.Add(left)
-		}
-	}
-}
-
-// unissued is how many reserved ids were not handed out: those dropped
-// and those the held run still has.
-func (rc *runCache) unissued() int64 {
-	n := rc.dropped.Load()
-	if r := rc.cur.Load(); r != nil {
-		n += max(int64(len(r.ids))-r.next.Load(), 0)
-	}
-	return n
 }
 
 // NextRun hands a whole run to a caller that hands its ids out itself: it

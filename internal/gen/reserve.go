@@ -162,3 +162,12 @@ func (g *timeGen) pause(need int64) {
 		time.Sleep(min(remaining-time.Millisecond, 100*time.Millisecond))
 	}
 }
+
+// nextBatch is NextBatch without runs: consecutive ids, one reservation
+// per tick, all made before out is written (fillRuns).
+func (g *timeGen) nextBatch(out []int64) error {
+	return fillRuns(out, int64(1)<<g.seqShift, func(n uint64) (int64, uint64, error) {
+		r, err := g.reserve(n)
+		return g.compose(r.tick, r.first, r.fixed), r.n, err
+	})
+}

@@ -1,5 +1,14 @@
 package gen
 
+// Runs of ids: fillRuns' reservations for a batch, and the held runs of
+// runs=N (runCache; what the time generator does with them is handout.go).
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
 // run is one reservation of a batch: n ids from first, step apart.
 type run struct {
 	first int64
@@ -33,4 +42,57 @@ func fillRuns(out []int64, step int64, reserve func(n uint64) (int64, uint64, er
 		i += int(r.n)
 	}
 	return nil
+}
+
+// RunFreshNs is how long after its reservation an id of a run may be
+// handed out; ids of a run not handed out by then are dropped (never
+// issued: a gap in the sequence).
+const RunFreshNs = int64(time.Millisecond)
+
+// heldRun is one reserved run: ids[next...] are still to be handed out,
+// until the generator's clock leaves [filled, filled+RunFreshNs).
+type heldRun struct {
+	ids    []int64
+	next   atomic.Int64
+	filled int64
+}
+
+// fresh reports whether the run's ids may still be handed out at now (a
+// clock that stepped back before filled counts as stale).
+func (r *heldRun) fresh(now int64) bool {
+	d := now - r.filled
+	return d >= 0 && d < RunFreshNs
+}
+
+// runCache is a time generator's runs. Every reservation of the generator
+// (a run, a batch) is made under mu, so that no run reserved before a
+// batch is handed out after it: ids stay increasing for every caller,
+// whatever method it used last.
+type runCache struct {
+	max     int
+	cur     atomic.Pointer[heldRun] // nil: none held
+	mu      sync.Mutex
+	k       int   // the next run's length
+	last    int64 // when the last run was reserved (its filled)
+	dropped atomic.Int64
+}
+
+// drop forgets the held run (holding mu), counting the ids it leaves
+// unissued.
+func (rc *runCache) drop() {
+	if r := rc.cur.Swap(nil); r != nil {
+		if left := int64(len(r.ids)) - r.next.Load(); left > 0 {
+			rc.dropped.Add(left)
+		}
+	}
+}
+
+// unissued is how many reserved ids were not handed out: those dropped
+// and those the held run still has.
+func (rc *runCache) unissued() int64 {
+	n := rc.dropped.Load()
+	if r := rc.cur.Load(); r != nil {
+		n += max(int64(len(r.ids))-r.next.Load(), 0)
+	}
+	return n
 }

@@ -121,13 +121,6 @@ func (g *timeGen) NextBatch(out []int64) error {
 	return g.nextBatch(out)
 }
 
-func (g *timeGen) nextBatch(out []int64) error {
-	return fillRuns(out, int64(1)<<g.seqShift, func(n uint64) (int64, uint64, error) {
-		r, err := g.reserve(n)
-		return g.compose(r.tick, r.first, r.fixed), r.n, err
-	})
-}
-
 // NextText writes the next id in the text= form.
 func (g *timeGen) NextText(dst []byte) (int, error) {
 	id, err := g.Next()

@@ -99,26 +99,6 @@ func (c *Spec) SegmentTable() string {
 	return c.LeaseTable + SegmentTableSuffix
 }
 
-// MetricName is the generator's name label in metrics: the name= key;
-// else the preset; else "custom" for a layout given without a preset (the
-// default preset restated with another layout, unit or epoch).
-func (c *Spec) MetricName() string {
-	if c.Name != "" {
-		return c.Name
-	}
-	p, ok := presets[c.Preset]
-	if !ok {
-		return "custom"
-	}
-	if c.Preset == "snowflake" && !c.Scheme.IsText() {
-		l, err := layout.Parse(p.layout)
-		if err != nil || l.String() != c.Layout.String() || c.Unit != p.unit || c.EpochMs != p.epochMs {
-			return "custom"
-		}
-	}
-	return c.Preset
-}
-
 // draft is a Spec while Parse reads it: the Spec and the pairs the string
 // gave, for keys whose reading depends on what else was given.
 type draft struct {

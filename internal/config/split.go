@@ -80,14 +80,6 @@ func value(s string, i int) (val string, next int, err error) {
 	return "", i, errors.New("unterminated quoted value")
 }
 
-// Quote prints a value so that split reads it back.
-func Quote(v string) string {
-	if v != "" && !strings.ContainsAny(v, " \t\n\r\v\f;'\\") {
-		return v
-	}
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
-}
-
 // pairs splits s and refuses unknown and repeated keys.
 func pairs(s string) (map[string]string, error) {
 	split, err := split(s)

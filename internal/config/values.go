@@ -1,6 +1,7 @@
 package config
 
-// Values: numbers, units, epochs, durations and their printed forms.
+// Values: numbers, units, epochs, durations and their printed forms, and
+// the quoting of a printed value that split reads back.
 
 import (
 	"math"
@@ -126,4 +127,12 @@ func checkName(v string) error {
 		return errs.Key("name", "want 1 to 64 characters of A-Z a-z 0-9 _ . - (not starting with .), got %q", v)
 	}
 	return nil
+}
+
+// Quote prints a value so that split reads it back.
+func Quote(v string) string {
+	if v != "" && !strings.ContainsAny(v, " \t\n\r\v\f;'\\") {
+		return v
+	}
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
 }

@@ -1,8 +1,8 @@
 package segment
 
 // The slow side of a Counter: the background fetch, switching to the
-// prefetched segment, waiting out a store that does not answer, step=auto,
-// and the give-back at close.
+// prefetched segment, waiting out a store that does not answer, step=auto;
+// and what it reports (the give-back at close is close.go).
 
 import (
 	"context"
@@ -222,57 +222,6 @@ func (c *Counter) install(s *seg) {
 		c.lastSize, c.lastLife = old.size, s.born.Sub(old.born)
 	}
 	c.cur.Store(s)
-}
-
-// Close stops the fetching and gives back the values in hand that were
-// never handed out, when the store's counter still stands at the end of
-// the last segment taken. Closing twice is harmless.
-func (c *Counter) Close() error {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil
-	}
-	c.closed = true
-	close(c.stop)
-	c.mu.Unlock()
-	// A take under way lands or fails within its timeout; one that lands
-	// is given back with the rest. Past a short wait it is cut off.
-	if !c.manual {
-		c.awaitFetch()
-	}
-	c.mu.Lock()
-	s := c.cur.Load()
-	next := s.lo + min(s.used.Swap(sealed), s.size) // the lowest value never handed out
-	pre := c.pre
-	c.pre = nil
-	c.mu.Unlock()
-	last, from := s.lo+s.size-1, next
-	if pre != nil {
-		last = pre.lo + pre.size - 1
-		if (s.size == 0 || s.lo+s.size != pre.lo) && lease.Mutant() != "segment-tail" {
-			from = pre.lo // someone took a segment in between: only pre comes back
-		}
-	}
-	defer c.cancel()
-	if from <= last {
-		ctx, cancel := context.WithTimeout(context.Background(), min(c.cfg.TakeTimeout, 2*time.Second))
-		_, _ = c.store.GiveBack(ctx, c.cfg.Name, last, from-1)
-		cancel()
-	}
-	return c.store.Close()
-}
-
-// awaitFetch waits for a fetch goroutine under way, cutting it off past 2 s.
-func (c *Counter) awaitFetch() {
-	waited := make(chan struct{})
-	go func() { c.wg.Wait(); close(waited) }()
-	select {
-	case <-waited:
-	case <-time.After(2 * time.Second):
-		c.cancel()
-		<-waited
-	}
 }
 
 // Issued is the number of values handed out.

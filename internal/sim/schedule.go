@@ -13,46 +13,6 @@ import (
 	"github.com/idgen/idgen/internal/config"
 )
 
-// Setup is one schedule's choice of generator and store.
-type Setup struct {
-	Name   string
-	Config string
-	Kind   Kind
-	Leased bool
-	Pairs  int  // the pool's size
-	Seg    bool // a segment counter (counters.go), on a durable store
-}
-
-// setups are the generators a schedule may run: the real presets and
-// layouts, small pools so processes contend.
-var setups = []Setup{
-	{"snowflake", "layout=time:41,worker:2,seq:6 worker=lease lease_ttl=1s max_outage=%s", 0, true, 4, false},
-	{"borrow", "layout=time:41,worker:2,seq:6 worker=lease on_exhausted=borrow max_drift=20ms lease_ttl=1s max_outage=%s", 0, true, 4, false},
-	// A coarse unit: clean restarts land in the tick a release recorded.
-	{"coarse", "layout=time:41,worker:2,seq:10 unit=1s worker=lease lease_ttl=1s max_outage=%s", 0, true, 4, false},
-	// A wall clock that steps back and jumps forward under its generator
-	// (steps back up to 50 ms are waited out, longer ones refused).
-	{"wall", "layout=time:41,worker:2,seq:6 clock=wall on_clock_back=wait:50ms worker=lease lease_ttl=1s max_outage=%s", 0, true, 4, false},
-	// baidu-cached: ids handed out from a ring its filler tops up
-	// (stepped by the scheduler), over a borrowing time generator.
-	{"baidu-cached", "preset=baidu-cached layout=time:41,worker:2,seq:6 unit=100ms worker=lease max_drift=500ms lease_ttl=1s max_outage=%s", 0, true, 4, false},
-	{"zk-session", "preset=zk-session layout=worker:2,time:40,seq:16 worker=lease lease_ttl=1s max_outage=%s", 0, true, 4, false},
-	{"zxid", "preset=zxid layout=epoch:32,counter:8 worker=lease lease_ttl=1s max_outage=%s", 0, true, 1, false},
-	// A fixed worker per process (%d: the process), replaced by configure.
-	{"fixed", "layout=time:41,worker:2,seq:6 worker=%d clock=wall on_clock_back=wait:5s", 0, false, 4, false},
-	// Segments: a small fixed step (many takes, prefetches racing closes)
-	// and step=auto.
-	{"segment", "preset=segment name=orders step=40 padding=25 max_wait=300ms", 0, false, 100, true},
-	{"segment-auto", "preset=segment name=orders step=auto max_wait=300ms", 0, false, 100, true},
-}
-
-// runsSetup is snowflake with runs: Next hands out runs of up to 16 ids
-// reserved ahead, dropped 1 ms after their reservation. Half the
-// snowflake schedules (the seed's top bit) run it instead, so that adding
-// it drew nothing more from a seed: every other seed plays the schedule
-// it played before (sim_test.go's regression seeds stay what they were).
-var runsSetup = Setup{"runs", "layout=time:41,worker:2,seq:6 worker=lease runs=16 lease_ttl=1s max_outage=%s", 0, true, 4, false}
-
 // Result is what a schedule did.
 type Result struct {
 	Seed    uint64
@@ -122,36 +82,4 @@ func Run(seed uint64, trace bool) (res Result) {
 		s.settle()
 	}
 	return Result{}
-}
-
-// sched is the state of one schedule's faults.
-type sched struct {
-	w         *World
-	spec      *config.Spec
-	su        Setup
-	outage    time.Duration // what pauses, cuts and outages are measured in
-	downUntil int64
-	cutUntil  map[int]int64
-	gids      int
-	// lost: a record of a clockless counter was lost; its pair refuses by
-	// design (the operator restores it), so liveness is not asked.
-	lost bool
-}
-
-// specOf is the configuration process p opens.
-func (s *sched) specOf(p *Proc) *config.Spec {
-	if s.su.Leased || s.su.Seg {
-		return s.spec
-	}
-	c, _ := config.Parse(strings.Replace(setupConfig(s.su.Name), "%d", fmt.Sprint(p.id), 1))
-	return c
-}
-
-func setupConfig(name string) string {
-	for _, su := range setups {
-		if su.Name == name {
-			return su.Config
-		}
-	}
-	return ""
 }

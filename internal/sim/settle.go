@@ -54,5 +54,3 @@ func (s *sched) settle() {
 		w.check.fail("after every fault healed only %d of %d generators issue, in a pool of %d pairs (liveness)", issued, open, s.su.Pairs)
 	}
 }
-
-var debugSteps = false

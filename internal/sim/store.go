@@ -17,43 +17,6 @@ import (
 	"github.com/idgen/idgen/internal/lease"
 )
 
-// Kind is a store's semantics.
-type Kind int
-
-const (
-	Durable Kind = iota // records are never lost
-	Lossy               // the store may restart empty (Redis)
-	HostDir             // a record file may be deleted under its holder
-)
-
-func (k Kind) String() string { return [...]string{"durable", "lossy", "hostdir"}[k] }
-
-type lock struct {
-	token   int64
-	proc    int
-	expires int64 // store time (ns)
-}
-
-// shared is the store's state, common to every process.
-type shared struct {
-	w       *World
-	kind    Kind
-	recs    map[lease.Pair]lease.Record
-	locks   map[lease.Pair]lock
-	lost    bool // lossy: the data was lost since the pool was first used
-	used    bool // hostdir: the pool's marker exists
-	down    bool // the whole store is out of reach
-	tokens  int64
-	renewed map[int64]int64    // token -> the last fence acknowledged
-	files   map[lease.Pair]int // hostdir: which file a pair's name holds now (deletions count up)
-	// counters are the segment setups' counters (counters.go).
-	counters map[string]int64
-}
-
-func newShared(w *World, kind Kind) *shared {
-	return &shared{w: w, kind: kind, recs: map[lease.Pair]lease.Record{}, locks: map[lease.Pair]lock{}, renewed: map[int64]int64{}, files: map[lease.Pair]int{}, counters: map[string]int64{}}
-}
-
 // view is one process's connection to the store.
 type view struct {
 	s    *shared

@@ -1,0 +1,6 @@
+package cyclic
+
+func useThing() int {
+	var t Thing
+	return t.Do()
+}

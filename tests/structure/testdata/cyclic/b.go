@@ -1,0 +1,6 @@
+package cyclic
+
+func helper(n int) int {
+	var c counter
+	return n + c.count
+}

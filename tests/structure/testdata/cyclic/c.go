@@ -1,0 +1,5 @@
+package cyclic
+
+type counter struct{ count int }
+
+func newThing() *Thing { return &Thing{} }

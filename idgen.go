@@ -83,8 +83,8 @@ func (g *Generator) NextBatch(out []int64) error { return g.g.NextBatch(out) }
 
 // NextRun hands a whole run of ids to a caller that hands them out itself
 // (a binding whose every call into the library is dear): with runs=N in
-// the configuration it reserves the next run, writes up to len(out) of its
-// ids and returns how many, and how long they may be handed out (the
+// the configuration it reserves the next run (at most len(out) ids: what
+// does not fit is not reserved), writes its ids and returns how many, and how long they may be handed out (the
 // rest are then dropped, as Next drops them). Without runs it writes one
 // id and returns 0: call Next instead. The ids follow every id g handed
 // out before, through any method. An empty out reserves nothing and

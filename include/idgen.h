@@ -145,8 +145,9 @@ int idgen_next_batch(idgen_t *g, int64_t *out, size_t n);
 
 /* For a host that hands ids out itself because each call into the library
  * is dear (Python's ctypes): with `runs=N` in g's configuration, reserves
- * g's next run (idgen_next would hand its ids out one by one), writes up
- * to cap of its ids (at most 1024) to out and returns how many (> 0); sets
+ * g's next run (idgen_next would hand its ids out one by one; never
+ * longer than cap, nor than 1024), writes its ids to out and returns how
+ * many (> 0); sets
  * *fresh_ns to how many ns from now they may still be handed out, after
  * which the rest must be dropped (never handed out: idgen_next drops them
  * too). Without runs it writes one id, as idgen_next would, and sets

@@ -32,7 +32,7 @@ func (g *timeGen) refill() error {
 	if r := rc.cur.Load(); r != nil && r.fresh(now) && r.next.Load() < int64(len(r.ids)) {
 		return nil
 	}
-	r, err := g.reserveRun(now)
+	r, err := g.reserveRun(now, rc.max)
 	if err != nil {
 		return err
 	}
@@ -42,8 +42,9 @@ func (g *timeGen) refill() error {
 
 // reserveRun drops the held run and reserves the next (holding mu): twice
 // as long as the last if the caller came back for it while the last was
-// fresh (it used the run up in time), half as long otherwise.
-func (g *timeGen) reserveRun(now int64) (*heldRun, error) {
+// fresh (it used the run up in time), half as long otherwise; never more
+// than room ids (a caller's buffer: what it cannot take is not reserved).
+func (g *timeGen) reserveRun(now int64, room int) (*heldRun, error) {
 	rc := g.runs
 	rc.drop()
 	if d := now - rc.last; d >= 0 && d < RunFreshNs {
@@ -51,7 +52,7 @@ func (g *timeGen) reserveRun(now int64) (*heldRun, error) {
 	} else {
 		rc.k = max(rc.k/2, 1)
 	}
-	ids := make([]int64, rc.k)
+	ids := make([]int64, min(rc.k, room))
 	if err := g.nextBatch(ids); err != nil {
 		return nil, err
 	}
@@ -71,12 +72,11 @@ func (g *timeGen) NextRun(out []int64) (int, int64, error) {
 	rc := g.runs
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	r, err := g.reserveRun(g.clock.Now())
+	r, err := g.reserveRun(g.clock.Now(), len(out))
 	if err != nil {
 		return 0, 0, err
 	}
 	n := copy(out, r.ids)
-	rc.dropped.Add(int64(len(r.ids) - n))
 	// At least 1 ns: 0 says the generator has no runs.
 	return n, max(r.filled+RunFreshNs-g.clock.Now(), 1), nil
 }

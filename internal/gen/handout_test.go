@@ -97,11 +97,22 @@ func TestNextRunHandsTheWholeRun(t *testing.T) {
 		lens = append(lens, n)
 	}
 	require.Equal(t, []int{1, 2, 4, 8, 16, 32, 64, 64}, lens)
-	require.Greater(t, next(t, g), prev)
+	// A short buffer gets a short run: what it cannot take is not reserved
+	// (no sequence burnt, nothing dropped).
+	rc := g.(*timeGen).runs
+	dropped, before := rc.dropped.Load(), StatsOf(g).Issued
 	small := make([]int64, 3)
 	n, _, err := rn.NextRun(small)
 	require.NoError(t, err)
-	require.Equal(t, 3, n, "a short buffer takes part of the run; the rest is dropped")
+	require.Equal(t, 3, n)
+	require.Equal(t, dropped, rc.dropped.Load())
+	require.Equal(t, before+3, StatsOf(g).Issued)
+	require.Greater(t, small[0], prev)
+	after := next(t, g)
+	require.Greater(t, after, small[2])
+	p1, _ := g.Decode(small[2])
+	p2, _ := g.Decode(after)
+	require.Equal(t, p1.Sequence+1, p2.Sequence, "the next id follows the short run with no gap")
 
 	plain := open(t, "layout=time:41,seq:22 worker=0", clk)
 	require.False(t, plain.(RunNexter).HasRuns())

@@ -90,14 +90,15 @@ func (g *Generator) NextBatch(out []int64) error { return g.g.NextBatch(out) }
 // out before, through any method. An empty out reserves nothing and
 // returns the longest run g hands out (N; 1 without runs).
 func (g *Generator) NextRun(out []int64) (int, time.Duration, error) {
+	longest := 1
 	rn, ok := g.g.(gen.RunNexter)
-	runs := ok && rn.HasRuns()
+	if ok {
+		longest = rn.Longest()
+	}
 	switch {
-	case len(out) == 0 && runs:
-		return rn.Longest(), 0, nil
 	case len(out) == 0:
-		return 1, 0, nil
-	case runs:
+		return longest, 0, nil
+	case longest > 1:
 		n, ns, err := rn.NextRun(out)
 		return n, time.Duration(ns), err
 	}

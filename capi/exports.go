@@ -113,7 +113,6 @@ func idgenGoNextRun(h C.uintptr_t, out *C.int64_t, n C.size_t, freshNs *C.int64_
 	if rc != C.IDGEN_OK {
 		return rc
 	}
-	buf = buf[:min(len(buf), maxRun)]
 	got, fresh, err := g.NextRun(buf)
 	if err != nil {
 		return fail(err)
@@ -121,9 +120,6 @@ func idgenGoNextRun(h C.uintptr_t, out *C.int64_t, n C.size_t, freshNs *C.int64_
 	*freshNs = C.int64_t(fresh)
 	return C.int(got)
 }
-
-// maxRun is the most ids one idgen_next_run writes (a run is never longer).
-const maxRun = 1024
 
 func writeParts(p idgen.Parts, out *C.idgen_parts) {
 	out.id = C.int64_t(p.ID)

@@ -42,15 +42,10 @@ func readRuns(d *draft, v string) error {
 	return nil
 }
 
-// timeOnTop reports whether time is the highest field of l.
+// timeOnTop reports whether time is the highest field of l (Fields run
+// from the top bit down).
 func timeOnTop(l *layout.Layout) bool {
-	tf, _ := l.Field(layout.FieldTime)
-	for _, f := range l.Fields {
-		if f.Shift > tf.Shift {
-			return false
-		}
-	}
-	return true
+	return len(l.Fields) > 0 && l.Fields[0].Kind == layout.FieldTime
 }
 
 func printRuns(c *Spec) (string, bool) { return strconv.Itoa(c.Runs), c.Runs > 1 }

@@ -64,7 +64,7 @@ func (g *timeGen) reserveRun(now int64, room int) (*heldRun, error) {
 // NextRun hands a whole run to a caller that hands its ids out itself: it
 // writes the run's ids to out (at most len(out)) and returns how many, and
 // for how many more ns they may be handed out (then the rest must be
-// dropped). Only for a generator with runs (HasRuns).
+// dropped). Only for a generator with runs (Longest > 1).
 func (g *timeGen) NextRun(out []int64) (int, int64, error) {
 	if len(out) == 0 {
 		return 0, 0, nil
@@ -81,16 +81,17 @@ func (g *timeGen) NextRun(out []int64) (int, int64, error) {
 	return n, max(r.filled+RunFreshNs-g.clock.Now(), 1), nil
 }
 
-// HasRuns reports whether g was configured with runs=N (N > 1).
-func (g *timeGen) HasRuns() bool { return g.runs != nil }
-
-// Longest is the longest run g hands out (N of runs=N).
-func (g *timeGen) Longest() int { return g.runs.max }
+// Longest is the longest run g hands out: N of runs=N, 1 without runs.
+func (g *timeGen) Longest() int {
+	if g.runs == nil {
+		return 1
+	}
+	return g.runs.max
+}
 
 // RunNexter is a generator that may hand whole runs out (NextRun), when
-// HasRuns says so.
+// its Longest is more than 1.
 type RunNexter interface {
-	HasRuns() bool
 	Longest() int
 	NextRun(out []int64) (n int, freshNs int64, err error)
 }

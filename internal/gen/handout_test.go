@@ -83,7 +83,7 @@ func TestNextRunHandsTheWholeRun(t *testing.T) {
 	clk := clock.NewManualClock(nowMs)
 	g := open(t, runsCfg, clk)
 	rn := g.(RunNexter)
-	require.True(t, rn.HasRuns())
+	require.Equal(t, 64, rn.Longest())
 	buf := make([]int64, 1024)
 	prev, lens := int64(-1), []int{}
 	for i := 0; i < 8; i++ {
@@ -115,7 +115,7 @@ func TestNextRunHandsTheWholeRun(t *testing.T) {
 	require.Equal(t, p1.Sequence+1, p2.Sequence, "the next id follows the short run with no gap")
 
 	plain := open(t, "layout=time:41,seq:22 worker=0", clk)
-	require.False(t, plain.(RunNexter).HasRuns())
+	require.Equal(t, 1, plain.(RunNexter).Longest())
 }
 
 // Many goroutines drawing with Next, NextBatch and NextRun on one

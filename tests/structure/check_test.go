@@ -1,15 +1,34 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // The checker finds what it is for: testdata/cyclic has three files in a
-// circle through a method and a field (a.go -> b.go -> c.go -> a.go), one
-// file apart, a file of 301 lines and a function of 61.
+// circle through a method and a field (a.go -> b.go -> c.go -> a.go) and
+// one file apart; the test adds a file of 301 lines with a function of 61.
 func TestCheckFindsCyclesAndLengths(t *testing.T) {
-	found, err := Check("testdata/cyclic", ".")
+	dir := t.TempDir()
+	files, err := filepath.Glob("testdata/cyclic/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no testdata", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, filepath.Base(f)), string(b))
+	}
+	write(t, filepath.Join(dir, "go.mod"), "module cyclic\n\ngo 1.24\n")
+	long := "package cyclic\n\nfunc tooLong() int {\n\tx := 0\n" + strings.Repeat("\tx++\n", 57) + "\treturn x\n}\n"
+	long += strings.Repeat("// filler\n", 301-strings.Count(long, "\n"))
+	write(t, filepath.Join(dir, "long.go"), long)
+
+	found, err := Check(dir, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,5 +50,12 @@ func TestCheckFindsCyclesAndLengths(t *testing.T) {
 	}
 	if len(found) != 3 {
 		t.Errorf("want 3 findings, got %d:\n%s", len(found), all)
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -187,10 +187,10 @@ PROBES = [
 
 @pytest.mark.parametrize("config,tick,runs", PROBES, ids=[p[0] for p in PROBES])
 def test_the_library_tells_the_tick_and_whether_there_are_runs(config: str, tick: int, runs: bool) -> None:
-    from idgen import _ffi, _runs
+    from idgen import _ffi, _tick
 
     with idgen.Generator(config) as g:
-        assert _runs.tick_ms(g._h) == tick
+        assert _tick.tick_ms(g._h) == tick
         lib = _ffi.lib()
         assert g._next is (lib.waiting.idgen_next if tick > 1 else lib.quick.idgen_next)
         if tick == 1:  # (baidu's default 28-bit seconds ran out in 2024)

@@ -15,7 +15,7 @@ import weakref
 from time import monotonic_ns as _monotonic_ns
 from typing import Any, Callable, Optional
 
-from . import _ffi, _runs, _text
+from . import _ffi, _text, _tick
 from ._buffers import id_list, int64_buffer
 from ._errors import _check, _check_decode, _check_id, _cstr, _error
 from ._parts import Parts, _parts
@@ -76,7 +76,7 @@ class Generator(_text.TextIds):
         # thousand generators have been opened; larger ones stay c_void_p.
         self._h: _ffi.Handle = token if 0 < token < 1 << 31 else handle
         self._finalizer = weakref.finalize(self, _close_handle, handle)
-        tick_ms = _runs.tick_ms(self._h)
+        tick_ms = _tick.tick_ms(self._h)
         # A tick longer than 1 ms can mean a long wait for the next one:
         # then a single next releases the GIL; otherwise it keeps it
         # (cheaper). A batch may wait for a tick: it always releases it.
@@ -96,11 +96,13 @@ class Generator(_text.TextIds):
         self._unissued = 0  # ids of taken runs dropped here
         self._lock = threading.Lock()
         _live.add(self)
-        # With runs=N (only on a 1 ms tick) next_id hands out the library's
-        # runs: asked once here (idgen_next_run with no room reserves
-        # nothing and says N). Chosen by class rather than tested in every
-        # next_id: the test would cost ~5-10 ns on the hot path.
-        if tick_ms == 1 and lib.quick.idgen_next_run(self._h, None, 0, ctypes.byref(ctypes.c_int64())) > 1:
+        # With runs=N next_id hands out the library's runs: asked once here
+        # (idgen_next_run with no room reserves nothing and says N). Chosen
+        # by class rather than tested in every next_id: the test would cost
+        # ~5-10 ns on the hot path.
+        longest: int = lib.quick.idgen_next_run(self._h, None, 0, ctypes.byref(ctypes.c_int64()))
+        if longest > 1:
+            self._run = _RunBuffer(longest)
             self.__class__ = _RunGenerator
 
     def __enter__(self) -> Generator:
@@ -226,8 +228,8 @@ class _RunBuffer:
 
     __slots__ = ("ids", "addr", "fresh", "fresh_addr")
 
-    def __init__(self) -> None:
-        self.ids = array("q", bytes(8 * _runs.MAX_RUN))
+    def __init__(self, longest: int) -> None:
+        self.ids = array("q", bytes(8 * longest))
         self.addr, _ = self.ids.buffer_info()
         self.fresh = ctypes.c_int64()
         self.fresh_addr = ctypes.addressof(self.fresh)
@@ -260,10 +262,9 @@ class _RunGenerator(Generator):
                     pass
             self._drop()
             run = self._run
-            if run is None:
-                run = self._run = _RunBuffer()
+            assert run is not None  # a _RunGenerator has its buffer
             before = _monotonic_ns()
-            n: int = _ffi.lib().waiting.idgen_next_run(self._h, run.addr, _runs.MAX_RUN, run.fresh_addr)
+            n: int = _ffi.lib().waiting.idgen_next_run(self._h, run.addr, len(run.ids), run.fresh_addr)
             if n < 0:
                 raise _error(n)
             ids = run.ids[:n].tolist()

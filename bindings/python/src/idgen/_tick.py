@@ -4,7 +4,7 @@ decoding ids of the generator's own layout (idgen_compose,
 idgen_decode_with); the binding never reads the configuration string.
 
 Whether next_id hands out runs, how long they are and how long they stay
-fresh is the library's (runs= in the configuration; idgen_next_run).
+fresh is the library's too (runs= in the configuration; idgen_next_run).
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ from __future__ import annotations
 import ctypes
 
 from . import _ffi
-
-# The most ids one idgen_next_run writes.
-MAX_RUN = 1024
 
 
 def _compose(h: _ffi.Handle, time: int) -> int:

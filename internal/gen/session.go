@@ -99,20 +99,55 @@ func (g *session) Accepts(p lease.Pair) bool {
 }
 
 // NextFence runs one max_outage of ids at the layout's nominal rate ahead
-// of the counter, but never past the last value of the tick of now +
-// max_outage: that is what a successor that finds the record lost starts
-// above (LostFloor), so a counter that floors drove ahead of its clock (a
-// holder that itself started above a lost record) must not publish more.
-// Such a holder waits for its clock at the next renewals. (A cap far
-// below the counter is the time field having wrapped: not applied.)
+// of the counter, but never past fenceCap: the last value of the tick of
+// now + max_outage, which is what a successor that finds the record lost
+// starts above (LostFloor). A counter that ran ahead of its clock (batches,
+// or a holder that itself started above a lost record) publishes no more:
+// reserve waits for its clock instead.
 func (g *session) NextFence() int64 {
 	ahead := config.CeilTicks(g.cfg.MaxOutage, g.cfg.Unit) << g.seqBits
 	fence := int64(g.state.Load()&^closedBit) + ahead
-	capped := int64(g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage))) + 1<<g.seqBits - 1
-	if capped < fence && fence-capped <= 4*ahead+2<<g.seqBits {
-		return capped
+	if c, ok := g.fenceCap(uint64(fence)); ok && c < fence {
+		return c
 	}
 	return fence
+}
+
+// fenceCap is the highest counter value a fence may cover now: the last
+// value of the tick of now + max_outage. ok is false when v lies so far
+// above it that the time field must have wrapped (half the counter's
+// range): no cap applies then.
+func (g *session) fenceCap(v uint64) (int64, bool) {
+	c := g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage)) + 1<<g.seqBits - 1
+	return int64(c), v <= c || v-c <= g.max/2
+}
+
+// headroom is how many values from old on the fence cap lets a leased
+// generator issue now (at least one), waiting for its clock while the
+// counter stands past the cap, up to max_wait: the cap holds on the hot
+// path too, where a batch would otherwise extend the fence past it.
+func (g *session) headroom(old uint64) (uint64, error) {
+	var waited time.Duration
+	for {
+		c, ok := g.fenceCap(old)
+		switch {
+		case !ok:
+			return g.max, nil
+		case uint64(c) >= old:
+			return uint64(c) - old + 1, nil
+		}
+		behind := time.Duration((old-uint64(c)-1)>>g.seqBits+1) * g.cfg.Unit
+		if lease.Mutant() == "session-past-cap" {
+			return g.max, nil // the bug this closes: a batch extends the fence past the cap
+		}
+		if waited+behind > g.cfg.MaxWait {
+			return 0, errs.New(errs.ErrWorker,
+				"session ids ran %s ahead of the clock, past the fence cap (the clock + max_outage=%s) that a successor finding this record lost starts above; waited %s of max_wait=%s: issue fewer, or try again when the clock has caught up",
+				behind+g.cfg.MaxOutage, g.cfg.MaxOutage, waited, g.cfg.MaxWait)
+		}
+		g.sleep(behind)
+		waited += behind
+	}
 }
 
 // Last is the last counter value issued.
@@ -134,6 +169,13 @@ func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 			return 0, 0, 0, errs.New(errs.ErrTimeOverflow, "session ids of this worker are used up: the counter would carry into the worker bits")
 		}
 		got := min(n, limit-old+1)
+		if h != nil {
+			room, err := g.headroom(old)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			got = min(got, room)
+		}
 		if err := g.fence(h, int64(old+got-1)); err != nil {
 			return 0, 0, 0, err
 		}

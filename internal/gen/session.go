@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/idgen/idgen/internal/config"
@@ -26,6 +27,10 @@ type session struct {
 	high    int64  // the worker bits without a lease
 	max     uint64 // the largest counter value
 	seqBits uint
+	// above is the counter a held record put this generator at (its
+	// floor + 1, 0 if none): a record ahead of the clock (a clock set
+	// back) is started above at once, and the fence cap runs from it.
+	above atomic.Uint64
 }
 
 func newSession(sh *shape, lm *leaser) (*session, error) {
@@ -83,6 +88,9 @@ func (g *session) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
 	start := g.counterAt(g.clock.Now())
 	if floor >= 0 {
 		start = max(start, uint64(floor)+1)
+		if !l.FloorWasLost() {
+			g.above.Store(max(g.above.Load(), uint64(floor)+1))
+		}
 	}
 	err := g.jump(func(old uint64) (uint64, error) { return max(start, old), nil })
 	if err == nil {
@@ -114,11 +122,14 @@ func (g *session) NextFence() int64 {
 }
 
 // fenceCap is the highest counter value a fence may cover now: the last
-// value of the tick of now + max_outage. ok is false when v lies so far
-// above it that the time field must have wrapped (half the counter's
-// range): no cap applies then.
+// value of the tick of now + max_outage, or of one max_outage past the
+// record this generator started above (base) when that lies further. A
+// floor assumed for a lost record (LostFloor) raises no cap: its holder waits
+// for its clock. ok is false when v lies so far above the cap that the
+// time field must have wrapped (half the counter's range): no cap then.
 func (g *session) fenceCap(v uint64) (int64, bool) {
-	c := g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage)) + 1<<g.seqBits - 1
+	ahead := uint64(config.CeilTicks(g.cfg.MaxOutage, g.cfg.Unit)) << g.seqBits
+	c := max(g.counterAt(g.clock.Now()+int64(g.cfg.MaxOutage)), g.above.Load()+ahead) + 1<<g.seqBits - 1
 	return int64(c), v <= c || v-c <= g.max/2
 }
 

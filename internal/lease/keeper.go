@@ -110,7 +110,14 @@ type Lease struct {
 	claim Claim
 	k     *Keeper
 	fence atomic.Int64 // the last acknowledged fence of this claim
+	// lostFloor: the floor adopted with the pair was the Issuer's
+	// LostFloor (the record was missing), not a value a record held.
+	lostFloor bool
 }
+
+// FloorWasLost says the pair was taken above the Issuer's LostFloor (its
+// record was missing) rather than above a value its record held.
+func (l *Lease) FloorWasLost() bool { return l.lostFloor }
 
 // Fence is the highest value the generator may issue under this lease.
 func (l *Lease) Fence() int64 {

@@ -100,8 +100,13 @@ const never = time.Duration(math.MaxInt64)
 
 // floorAt is what predecessors may have issued, in the generator's terms:
 // everything up to value v (v -1: nothing), or, when seq > 0, only the
-// sequences below seq of value v (a clean release's record).
-type floorAt struct{ v, seq int64 }
+// sequences below seq of value v (a clean release's record). lost marks
+// the floor the Issuer assumed for a record that was lost (LostFloor), not
+// one a record holds.
+type floorAt struct {
+	v, seq int64
+	lost   bool
+}
 
 // floorFor is what a pair's record says its predecessors may have issued,
 // and false for a lost record a clockless counter cannot pass.
@@ -115,13 +120,13 @@ func (k *Keeper) floorFor(rec Record, st State) (floorAt, bool) {
 	case st == Missing || st == Unmarked:
 		// A holder whose record was lost may issue up to its fence: at
 		// most one max_outage (plus its max_drift) from now.
-		return floorAt{v: lost}, canLose
+		return floorAt{v: lost, lost: true}, canLose
 	}
 	if rec.Seq > 0 {
 		if mutant == "seq-reused" {
-			return floorAt{rec.IssuedUpTo, rec.Seq - 1}, true
+			return floorAt{v: rec.IssuedUpTo, seq: rec.Seq - 1}, true
 		}
-		return floorAt{rec.IssuedUpTo, rec.Seq}, true
+		return floorAt{v: rec.IssuedUpTo, seq: rec.Seq}, true
 	}
 	return floorAt{v: rec.IssuedUpTo}, true
 }
@@ -237,7 +242,7 @@ func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 // adoptLocked writes the first fence (before any id is issued under the
 // pair), moves the generator above floor and publishes the lease.
 func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newEra bool) error {
-	l := &Lease{Pair: c.Pair(), claim: c, k: k}
+	l := &Lease{Pair: c.Pair(), claim: c, k: k, lostFloor: floor.lost}
 	rec := Record{IssuedUpTo: max(floor.v, k.nextFence()), Backwards: era, Holder: k.holder}
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	err := c.Renew(ctx, rec)

@@ -36,6 +36,7 @@ type cachedGen struct {
 	unit      int64 // ns per tick
 	tickShift uint  // the time field's place in an id
 	tickMax   int64
+	pairMask  int64 // the pair's bits in an id (a leased generator)
 	_         [64]byte
 	tail      atomic.Uint64 // ids put into the ring
 	_         [56]byte
@@ -71,6 +72,7 @@ func newCached(tg *timeGen) *cachedGen {
 		unit:      tg.unitNs,
 		tickShift: tg.timeShift,
 		tickMax:   tg.maxTick,
+		pairMask:  pairBits(&c.Layout),
 	}
 	g.cond = sync.NewCond(&g.mu)
 	tg.handedOut = g.handedOut

@@ -4,12 +4,49 @@ package gen
 // holds ids, waiting for its filler when it is empty; an id that has
 // waited too long is thrown away, never handed out.
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease"
+)
 
 // stale reports whether id is dated more than one unit behind the clock.
 func (g *cachedGen) stale(id int64, now int64) bool {
 	tick := id >> g.tickShift & g.tickMax
 	return now >= g.epoch+(tick+2)*g.unit
+}
+
+// revoked reports whether id was made under a lease the generator no
+// longer issues under: its pair is not the one held now, or it lies above
+// the fence (cut to nothing when the pair's record was removed, which
+// bounds nothing). Such ids are thrown away, never handed out: the ring
+// must not go on handing out what its filler made before the loss.
+func (g *cachedGen) revoked(id int64) bool {
+	if g.lm == nil || lease.Mutant() == "ring-after-removed" {
+		return false
+	}
+	h := g.lm.hold.Load()
+	return id&g.pairMask != h.fixed&g.pairMask || id>>g.tickShift&g.tickMax > h.l.Fence()
+}
+
+// unusable reports whether the ids in slots h .. h+n-1 (n >= 1) may not
+// be handed out: the first has waited too long, or the first or the last
+// was made under a lease since lost (ids in the ring increase).
+func (g *cachedGen) unusable(h, n uint64, now int64) bool {
+	first := g.slots[h&g.mask].Load()
+	return g.stale(first, now) || g.revoked(first) || n > 1 && g.revoked(g.slots[(h+n-1)&g.mask].Load())
+}
+
+// pairBits are the bits of the datacenter and worker fields of l.
+func pairBits(l *layout.Layout) int64 {
+	m := int64(0)
+	for _, k := range []layout.FieldKind{layout.FieldDatacenter, layout.FieldWorker} {
+		if f, ok := l.Field(k); ok {
+			m |= l.Put(k, f.Max())
+		}
+	}
+	return m
 }
 
 func (g *cachedGen) clockNow() int64 {
@@ -44,7 +81,7 @@ func (g *cachedGen) Next() (int64, error) {
 		if !ok {
 			now = g.clockNow()
 		}
-		if g.stale(id, now) {
+		if g.stale(id, now) || g.revoked(id) {
 			g.discard(h, t)
 			continue
 		}
@@ -70,7 +107,7 @@ func (g *cachedGen) NextBatch(out []int64) error {
 		if h&closedBit != 0 {
 			return errClosed
 		}
-		if t-h < n || g.stale(g.slots[h&g.mask].Load(), g.clockNow()) {
+		if t-h < n || g.unusable(h, n, g.clockNow()) {
 			break
 		}
 		for i := range out {
@@ -114,11 +151,11 @@ func (g *cachedGen) take(out []int64) error {
 			}
 			continue
 		}
-		if g.stale(g.slots[h&g.mask].Load(), g.clockNow()) {
+		k := min(uint64(len(out)-done), t-h)
+		if g.unusable(h, k, g.clockNow()) {
 			g.discard(h, t)
 			continue
 		}
-		k := min(uint64(len(out)-done), t-h)
 		for i := uint64(0); i < k; i++ {
 			out[done+int(i)] = g.slots[(h+i)&g.mask].Load()
 		}

@@ -83,6 +83,17 @@ func newCached(tg *timeGen) *cachedGen {
 	return g
 }
 
+// pairBits are the bits of the datacenter and worker fields of l.
+func pairBits(l *layout.Layout) int64 {
+	m := int64(0)
+	for _, k := range []layout.FieldKind{layout.FieldDatacenter, layout.FieldWorker} {
+		if f, ok := l.Field(k); ok {
+			m |= l.Put(k, f.Max())
+		}
+	}
+	return m
+}
+
 func (g *cachedGen) wake() {
 	select {
 	case g.kick <- struct{}{}:

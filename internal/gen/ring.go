@@ -7,7 +7,6 @@ package gen
 import (
 	"sync"
 
-	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
 )
 
@@ -36,17 +35,6 @@ func (g *cachedGen) revoked(id int64) bool {
 func (g *cachedGen) unusable(h, n uint64, now int64) bool {
 	first := g.slots[h&g.mask].Load()
 	return g.stale(first, now) || g.revoked(first) || n > 1 && g.revoked(g.slots[(h+n-1)&g.mask].Load())
-}
-
-// pairBits are the bits of the datacenter and worker fields of l.
-func pairBits(l *layout.Layout) int64 {
-	m := int64(0)
-	for _, k := range []layout.FieldKind{layout.FieldDatacenter, layout.FieldWorker} {
-		if f, ok := l.Field(k); ok {
-			m |= l.Put(k, f.Max())
-		}
-	}
-	return m
 }
 
 func (g *cachedGen) clockNow() int64 {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/gen"
 )
 
@@ -96,6 +97,8 @@ func (g *Generator) NextRun(out []int64) (int, time.Duration, error) {
 		longest = rn.Longest()
 	}
 	switch {
+	case g.closed.Load():
+		return 0, 0, errClosed
 	case len(out) == 0:
 		return longest, 0, nil
 	case longest > 1:
@@ -137,18 +140,27 @@ func (g *Generator) AppendText(dst []byte) ([]byte, error) {
 // IDGEN_TEXT_MAX - 1).
 func (g *Generator) TextLen() int { return g.g.TextLen() }
 
+// errClosed is what the calls of a closed generator return.
+var errClosed = errs.New(errs.ErrClosed, "the generator is closed")
+
 // textMax is IDGEN_TEXT_MAX: every text id and its NUL fit.
 const textMax = 57
 
 // Decode splits an id of this generator's layout into its fields.
 // ErrInvalid for a negative id or one with bits above the layout.
 func (g *Generator) Decode(id int64) (Parts, error) {
+	if g.closed.Load() {
+		return Parts{}, errClosed
+	}
 	p, err := g.g.Decode(id)
 	return Parts(p), err
 }
 
 // DecodeText reads a text id of this generator's form.
 func (g *Generator) DecodeText(s string) (TextParts, error) {
+	if g.closed.Load() {
+		return TextParts{}, errClosed
+	}
 	p, err := g.g.DecodeText(s)
 	return TextParts(p), err
 }
@@ -156,7 +168,12 @@ func (g *Generator) DecodeText(s string) (TextParts, error) {
 // Compose is the inverse of Decode: it builds an id from p's fields
 // (UnixMs unless it is negative, then Time; p.ID is ignored). A value
 // that does not fit its field is ErrRange, never truncated.
-func (g *Generator) Compose(p Parts) (int64, error) { return g.g.Compose(gen.Parts(p)) }
+func (g *Generator) Compose(p Parts) (int64, error) {
+	if g.closed.Load() {
+		return 0, errClosed
+	}
+	return g.g.Compose(gen.Parts(p))
+}
 
 // Config is the effective configuration: sources resolved to numbers, a
 // lease source kept as a source with the pair held as leased=D/W.
@@ -166,7 +183,8 @@ func (g *Generator) Config() string { return g.g.Config() }
 func (g *Generator) Stats() Stats { return Stats(gen.StatsOf(g.g)) }
 
 // Close stops the generator and gives back its lease; later calls fail
-// with ErrClosed. Closing twice is harmless.
+// with ErrClosed (Decode, DecodeText and Compose too, though they need no
+// lease: as a closed C handle). Closing twice is harmless.
 func (g *Generator) Close() error {
 	if !g.closed.CompareAndSwap(false, true) {
 		return nil

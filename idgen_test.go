@@ -93,6 +93,30 @@ func TestGeneratorIssuesIncreasingIDsAndCloses(t *testing.T) {
 	require.Equal(t, -4, idgen.Code(err))
 }
 
+// Every later call of a closed generator fails with ErrClosed, as Close
+// says (and as a closed C handle does): the ones that need no clock or
+// lease too.
+func TestClosedGeneratorRefusesDecodeAndCompose(t *testing.T) {
+	for _, conf := range []string{"preset=snowflake worker=3", "preset=uuidv7"} {
+		g, err := idgen.Open(conf)
+		require.NoError(t, err)
+		text, err := g.NextText()
+		require.NoError(t, err)
+		_, err = g.DecodeText(text)
+		require.NoError(t, err, conf)
+		require.NoError(t, g.Close())
+
+		_, err = g.DecodeText(text)
+		require.ErrorIs(t, err, idgen.ErrClosed, conf)
+		_, err = g.Decode(1)
+		require.ErrorIs(t, err, idgen.ErrClosed, conf)
+		_, err = g.Compose(idgen.Parts{UnixMs: -1, Time: 1, Epoch: -1, Datacenter: -1, Worker: -1})
+		require.ErrorIs(t, err, idgen.ErrClosed, conf)
+		_, _, err = g.NextRun(nil)
+		require.ErrorIs(t, err, idgen.ErrClosed, conf)
+	}
+}
+
 func TestConcurrentCallersNeverShareAnID(t *testing.T) {
 	g, err := idgen.Open("preset=snowflake worker=1")
 	require.NoError(t, err)

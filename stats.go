@@ -10,7 +10,7 @@ type Stats struct {
 	Datacenter      int64 // the pair held now, or the fixed one; -1 where none
 	Worker          int64
 	FenceUnixMs     int64 // the highest time it may issue; -1 without a lease
-	RenewedUnixMs   int64 // the last acknowledged renewal; -1 if none
+	RenewedUnixMs   int64 // the last acknowledged fence write (a renewal, or a take's first fence); -1 if none
 	Renewals        int64
 	RenewalFailures int64
 	LeasesTaken     int64 // 1 at open, +1 for each re-lease or switch

@@ -108,8 +108,7 @@ func idgenGoNextRun(h C.uintptr_t, out *C.int64_t, n C.size_t, freshNs *C.int64_
 	if freshNs == nil {
 		return invalid("fresh_ns is NULL")
 	}
-	*freshNs = 0
-	buf, rc := idSlice(out, n)
+	buf, rc := idSlice(out, n) // outputs only on success: *fresh_ns too
 	if rc != C.IDGEN_OK {
 		return rc
 	}

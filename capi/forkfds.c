@@ -7,6 +7,7 @@
 // of these descriptors; the parent's lock is unaffected.
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "capi.h"
@@ -31,6 +32,26 @@ void idgenp_track_lock_fd(int fd, int held) {
             return;
         }
     }
+}
+
+// Forks made, and forks under way (between the prepare and the parent
+// handlers): Go reads them around opening a file it will lock (see
+// idgenp_fork_count), so a file a child copied before it was tracked is
+// opened again.
+static _Atomic int64_t forks_made, forks_running;
+
+void idgenp_fork_prepare(void) { atomic_fetch_add(&forks_running, 1); }
+
+void idgenp_fork_parent(void) {
+    atomic_fetch_add(&forks_made, 1);
+    atomic_fetch_sub(&forks_running, 1);
+}
+
+int64_t idgenp_fork_count(void) {
+    if (atomic_load(&forks_running) != 0) {
+        return -1;
+    }
+    return atomic_load(&forks_made);
 }
 
 // Runs in the child, one thread, before fork returns there.

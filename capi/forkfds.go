@@ -7,7 +7,8 @@ import "github.com/idgen/idgen/internal/lease/dirstore"
 
 // A forked child closes its copies of the lease files' descriptors
 // (forkfds.c), so a child outliving its parent never keeps the parent's
-// pair locked.
+// pair locked; ForkCount lets dirstore open again a file a fork copied
+// before it was tracked.
 func init() {
 	dirstore.LockHook = func(fd int, held bool) {
 		h := C.int(0)
@@ -16,4 +17,5 @@ func init() {
 		}
 		C.idgenp_track_lock_fd(C.int(fd), h)
 	}
+	dirstore.ForkCount = func() int64 { return int64(C.idgenp_fork_count()) }
 }

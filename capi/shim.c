@@ -16,7 +16,7 @@ static void on_fork_child(void) {
 }
 
 __attribute__((constructor)) static void idgenp_install_fork_handler(void) {
-    pthread_atfork(NULL, NULL, on_fork_child);
+    pthread_atfork(idgenp_fork_prepare, idgenp_fork_parent, on_fork_child);
 }
 
 static int fork_error(void) {

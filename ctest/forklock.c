@@ -9,7 +9,9 @@
 //   ctest_forklock hold DIR FD  (internal) the holder
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -41,6 +43,105 @@ static int hold(const char *dir, int fd) {
     close(fd);
     for (;;)
         pause();
+}
+
+/* Children forked while another thread locks and unlocks files: a
+   thread runs step (a counter take per id, or an open and close of a
+   one-pair pool) until stopped; the test forks children that sleep. */
+#define CHILDREN 40
+
+struct churn {
+    const char *cfg;
+    int segment; /* 1: draw ids (a take each); 0: open and close */
+    atomic_int stop;
+    int failures;
+    char first[512];
+};
+
+static void *churn_run(void *arg) {
+    struct churn *c = arg;
+    idgen_t *g = NULL;
+    if (c->segment && idgen_open(c->cfg, &g) != IDGEN_OK) {
+        snprintf(c->first, sizeof c->first, "open: %s", idgen_last_error());
+        c->failures++;
+        return NULL;
+    }
+    while (!atomic_load(&c->stop)) {
+        int rc;
+        if (c->segment) {
+            rc = idgen_next(g) < 0 ? -1 : 0;
+        } else {
+            idgen_t *h = NULL;
+            rc = idgen_open(c->cfg, &h);
+            idgen_close(h);
+        }
+        if (rc != 0 && c->failures++ == 0)
+            snprintf(c->first, sizeof c->first, "%s", idgen_last_error());
+    }
+    idgen_close(g);
+    return NULL;
+}
+
+/* Forks CHILDREN sleeping children while c churns; returns after the
+   churn stopped, the children still alive (pids in kids). */
+static void fork_during(struct churn *c, pid_t *kids) {
+    pthread_t t;
+    pthread_create(&t, NULL, churn_run, c);
+    for (int i = 0; i < CHILDREN; i++) {
+        usleep(2000);
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            pause();
+            _exit(0);
+        }
+    }
+    atomic_store(&c->stop, 1);
+    pthread_join(t, NULL);
+}
+
+static void kill_all(pid_t *kids) {
+    for (int i = 0; i < CHILDREN; i++) {
+        if (kids[i] > 0) {
+            kill(kids[i], SIGKILL);
+            waitpid(kids[i], NULL, 0);
+        }
+    }
+}
+
+/* A child forked while the counter file is locked (a take) must not keep
+   the lock: with the children alive, the counter still serves takes. */
+static void counter_children(const char *dir) {
+    char cfg[512];
+    snprintf(cfg, sizeof cfg, "preset=segment name=forked step=1 max_wait=2s lease_dir=%s", dir);
+    struct churn c = {.cfg = cfg, .segment = 1};
+    pid_t kids[CHILDREN];
+    fork_during(&c, kids);
+    CHECK(c.failures == 0, "takes while children were forked: %d failed, first: %s", c.failures, c.first);
+    idgen_t *g = NULL;
+    int rc = idgen_open(cfg, &g);
+    CHECK(rc == IDGEN_OK, "a counter opens while %d children forked during takes live: rc %d", CHILDREN, rc);
+    int bad = 0;
+    for (int i = 0; rc == IDGEN_OK && i < 20; i++)
+        bad += idgen_next(g) < 0;
+    CHECK(bad == 0, "20 takes of step 1 while the children live: %d failed", bad);
+    idgen_close(g);
+    kill_all(kids);
+}
+
+/* A child forked while a lease file is opened, locked or closed must not
+   keep its lock: with the children alive, the one-pair pool opens. */
+static void lease_children(const char *dir) {
+    char cfg[512];
+    config_for(cfg, sizeof cfg, dir);
+    struct churn c = {.cfg = cfg, .segment = 0};
+    pid_t kids[CHILDREN];
+    fork_during(&c, kids);
+    CHECK(c.failures == 0, "opens while children were forked: %d failed, first: %s", c.failures, c.first);
+    idgen_t *g = NULL;
+    int rc = idgen_open(cfg, &g);
+    CHECK(rc == IDGEN_OK, "the one-pair pool opens while %d children forked during opens and closes live: rc %d", CHILDREN, rc);
+    idgen_close(g);
+    kill_all(kids);
 }
 
 int main(int argc, char **argv) {
@@ -85,6 +186,8 @@ int main(int argc, char **argv) {
         kill(child, SIGKILL);
         waitpid(child, NULL, 0);
     }
+    counter_children(dir);
+    lease_children(dir);
     char rm[600];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     if (system(rm) != 0)

@@ -873,8 +873,23 @@ static void test_found_by_abi_fuzzer(void) {
     idgen_close(g);
 }
 
+/* R8: outputs are written only on success; a failed idgen_next_run leaves
+ * *fresh_ns as it was. */
+static void test_next_run_failure_writes_nothing(void) {
+    int64_t buf[4] = {0}, fresh = 12345;
+    idgen_t *g = must_open("preset=snowflake worker=1 runs=64");
+    CHECK_RC(idgen_next_run(g, NULL, 4, &fresh), IDGEN_EINVAL);
+    CHECK(fresh == 12345, "a NULL out: fresh_ns untouched, got %" PRId64, fresh);
+    idgen_close(g);
+    g = must_open("preset=uuidv7");
+    CHECK_RC(idgen_next_run(g, buf, 4, &fresh), IDGEN_EINVAL);
+    CHECK(fresh == 12345, "a text preset: fresh_ns untouched, got %" PRId64, fresh);
+    idgen_close(g);
+}
+
 int main(void) {
     test_version_and_strerror();
+    test_next_run_failure_writes_nothing();
     test_open_errors();
     test_handles();
     test_batch();

@@ -154,7 +154,8 @@ int idgen_next_batch(idgen_t *g, int64_t *out, size_t n);
  * *fresh_ns to 0: then call idgen_next. The ids follow every id g handed
  * out before, through any call. cap == 0 reserves nothing and returns
  * the longest run g hands out (N; 1 without runs): a host asks it once,
- * at open. IDGEN_EINVAL for a NULL fresh_ns, or a NULL out with cap > 0. */
+ * at open. IDGEN_EINVAL for a NULL fresh_ns, or a NULL out with cap > 0.
+ * On failure neither out nor *fresh_ns is written. */
 int idgen_next_run(idgen_t *g, int64_t *out, size_t cap, int64_t *fresh_ns);
 
 /* Splits id by g's layout into *out. IDGEN_EINVAL for a NULL out, a
@@ -196,7 +197,8 @@ typedef struct {
     int64_t datacenter;          /* the pair held now; -1 if none */
     int64_t worker;
     int64_t fence_unix_ms;       /* the highest time it may issue, ms since 1970; -1 without a lease */
-    int64_t renewed_unix_ms;     /* the last acknowledged renewal; -1 if none */
+    int64_t renewed_unix_ms;     /* the last acknowledged fence write (a renewal, or the
+                                    first fence of a take); -1 if none */
     int64_t renewals;            /* acknowledged renewals */
     int64_t renewal_failures;
     int64_t leases_taken;        /* 1 at open, +1 for each re-lease or switch */

@@ -90,7 +90,10 @@ public:
      * defaults: preset=snowflake with a host lease). */
     explicit Generator(std::string_view config = {}) {
         detail::check(idgen_open(detail::c_string(config, "config").c_str(), &g_));
-        uuid_ = this->config() == "preset=uuidv7"; // the library's own string for it
+        // Asked of the library, not read off the configuration string (which
+        // may carry name=): only a uuidv7 generator reads a UUIDv7 as its id.
+        idgen_text_parts p;
+        uuid_ = idgen_decode_text(g_, "00000000-0000-7000-8000-000000000000", &p) == IDGEN_OK;
     }
 
     Generator(const Generator &) = delete;

@@ -7,6 +7,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/idgen/idgen/internal/config"
@@ -81,17 +83,17 @@ func counterLine(c *config.Spec, asJSON bool, w *bufio.Writer) error {
 	if err != nil {
 		return err
 	}
-	next := r.Start
 	var last *int64
+	next := &r.Start
 	if r.Found {
-		last, next = &r.Last, r.Last+1
+		last, next = &r.Last, nextAfter(r.Last)
 	}
 	if asJSON {
 		b, err := json.Marshal(struct {
 			Counter string `json:"counter"`
 			Store   string `json:"store"`
 			Last    *int64 `json:"last"`
-			Next    int64  `json:"next"`
+			Next    *int64 `json:"next"`
 		}{r.Name, r.Store, last, next})
 		if err != nil {
 			return err
@@ -99,12 +101,26 @@ func counterLine(c *config.Spec, asJSON bool, w *bufio.Writer) error {
 		_, _ = w.Write(append(b, '\n'))
 		return nil
 	}
-	lastText := "-"
-	if last != nil {
-		lastText = fmt.Sprint(*last)
-	}
-	fmt.Fprintf(w, "counter=%s store=%q last=%s next=%d\n", r.Name, r.Store, lastText, next)
+	fmt.Fprintf(w, "counter=%s store=%q last=%s next=%s\n", r.Name, r.Store, orDash(last), orDash(next))
 	return nil
+}
+
+// nextAfter is the value after last; nil when last is INT64_MAX (the
+// counter is used up: no next value, never a wrapped one).
+func nextAfter(last int64) *int64 {
+	if last == math.MaxInt64 {
+		return nil
+	}
+	n := last + 1
+	return &n
+}
+
+// orDash prints a value, "-" for none.
+func orDash(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*v, 10)
 }
 
 // fenceText is a fence as RFC 3339 (UTC, milliseconds); "" for none.

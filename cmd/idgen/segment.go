@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
 
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
@@ -27,7 +28,11 @@ func explainSegment(c *config.Spec, svg bool, w *bufio.Writer) error {
 	if c.Segment.Auto {
 		step = fmt.Sprintf("sized to last about 1 s at the rate of use, %d to %d values", config.MinAutoStep, config.MaxAutoStep)
 	}
-	fmt.Fprintf(w, "preset=segment: the values of counter %q, %d, %d, … up to %d (then IDGEN_EOVERFLOW)\n\n", c.Name, c.Segment.Start, c.Segment.Start+1, int64(1<<63-1))
+	values := fmt.Sprintf("%d, %d, … up to %d", c.Segment.Start, c.Segment.Start+1, int64(math.MaxInt64))
+	if c.Segment.Start == math.MaxInt64 {
+		values = fmt.Sprintf("%d only", c.Segment.Start) // start+1 would wrap
+	}
+	fmt.Fprintf(w, "preset=segment: the values of counter %q, %s (then IDGEN_EOVERFLOW)\n\n", c.Name, values)
 	fmt.Fprintf(w, "  kept in       %s\n", where)
 	fmt.Fprintf(w, "  segments of   %s, recorded in the store before any value is handed out\n", step)
 	fmt.Fprintf(w, "  prefetch      the next segment when fewer than %d%% of the current one are left\n", c.Padding)

@@ -19,7 +19,7 @@ func (d *draft) refusal(name string) error {
 	case s.IsText():
 		own := "its keys: " + strings.Join(keysOf(s, "preset", "name"), ", ")
 		if len(keysOf(s, "preset", "name")) == 0 {
-			own = "it takes no key but preset"
+			own = "it takes no key but preset and name"
 		}
 		return errs.Key(name, "does not apply to text preset %s (%s); it takes no worker id or lease: its ids are told apart by %s", d.Preset, own, toldApart[s])
 	}

@@ -45,6 +45,23 @@ type StoreURL struct {
 	// Redacted is the URL without its password, for messages and for the
 	// configuration string.
 	Redacted string
+
+	secrets []string // the password and the query's password parameters
+}
+
+// secretParams are the query parameters of a libpq URL that carry a
+// password: the configuration string leaves them out, messages hide them.
+var secretParams = []string{"password", "sslpassword"}
+
+// Scrub hides every password of the URL in msg (a server's or a driver's
+// message): each is *** instead.
+func (u *StoreURL) Scrub(msg string) string {
+	for _, s := range append([]string{u.Password}, u.secrets...) {
+		if s != "" {
+			msg = strings.ReplaceAll(msg, s, "***")
+		}
+	}
+	return msg
 }
 
 // DefaultZKRoot is the root znode of ZooKeeper leases.
@@ -78,6 +95,12 @@ func (u *StoreURL) redacted() string {
 	if p.User != nil {
 		p.User = url.User(p.User.Username())
 	}
+	if q := p.Query(); p.RawQuery != "" {
+		for _, k := range secretParams {
+			q.Del(k)
+		}
+		p.RawQuery = q.Encode()
+	}
 	return p.String()
 }
 
@@ -96,13 +119,15 @@ func (u *StoreURL) where() string {
 	return "PostgreSQL " + servers + " database " + strconv.Quote(u.Database)
 }
 
-// redactAny drops a user:password@ part from something URL-like.
+// redactAny drops a user:password@ part and the parameters (a libpq URL
+// may carry ?password=) from something URL-like.
 func redactAny(v string) string {
 	scheme, rest, ok := strings.Cut(v, "://")
 	if !ok {
 		return v
 	}
-	if at := strings.IndexByte(rest, '@'); at >= 0 {
+	rest, _, _ = strings.Cut(rest, "?")
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
 		rest = rest[at+1:]
 	}
 	return scheme + "://" + rest

@@ -42,6 +42,9 @@ func parseStoreURL(v string) (*StoreURL, error) {
 
 func parseZK(raw, rest string) (*StoreURL, error) {
 	u := &StoreURL{Kind: StoreZK, Raw: raw, Root: DefaultZKRoot}
+	if strings.ContainsAny(rest, "?#") {
+		return nil, errs.Key("worker", "zk:// takes no parameters")
+	}
 	if at := strings.LastIndexByte(strings.SplitN(rest, "/", 2)[0], '@'); at >= 0 {
 		cred := rest[:at]
 		rest = rest[at+1:]
@@ -121,8 +124,12 @@ func parsePG(raw string) (*StoreURL, error) {
 	if u.Database == "" {
 		u.Database = u.User
 	}
-	if _, err := url.ParseQuery(p.RawQuery); err != nil {
+	q, err := url.ParseQuery(p.RawQuery)
+	if err != nil {
 		return nil, errs.Key("worker", "%s:// parameters are malformed", p.Scheme)
+	}
+	for _, k := range secretParams {
+		u.secrets = append(u.secrets, q[k]...)
 	}
 	return u, nil
 }

@@ -12,14 +12,14 @@ import (
 	"github.com/idgen/idgen/internal/errs"
 )
 
-// ParseLeased reads the leased=D/W form.
+// ParseLeased reads the leased=D/W form (each number decimal or 0x hex).
 func ParseLeased(v string) (dc, worker int64, ok bool) {
 	a, b, found := strings.Cut(v, "/")
 	if !found {
 		return 0, 0, false
 	}
-	d, err1 := strconv.ParseInt(a, 10, 64)
-	w, err2 := strconv.ParseInt(b, 10, 64)
+	d, err1 := parseWhole(a)
+	w, err2 := parseWhole(b)
 	if err1 != nil || err2 != nil || d < 0 || w < 0 {
 		return 0, 0, false
 	}
@@ -86,7 +86,7 @@ func parseDuration(key, v string) (time.Duration, error) {
 }
 
 func parseSeqStart(v string) (int64, error) {
-	if v == "0" {
+	if n, err := parseWhole(v); err == nil && n == 0 {
 		return 0, nil
 	}
 	if n, ok := strings.CutPrefix(v, "random:"); ok {
@@ -95,7 +95,7 @@ func parseSeqStart(v string) (int64, error) {
 			return r, nil
 		}
 	}
-	return 0, errs.Key("seq_start", "want 0 or random:N with N >= 1, got %q", v)
+	return 0, errs.Key("seq_start", "want 0 or random:N with N >= 1 (decimal or 0x hex), got %q", v)
 }
 
 // FormatUnit prints a unit the way Parse reads it: "1ms", "10ms", "1s".

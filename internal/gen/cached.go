@@ -41,11 +41,11 @@ type cachedGen struct {
 	tail      atomic.Uint64 // ids put into the ring
 	_         [56]byte
 
-	kick      chan struct{} // wakes the filler
-	stop      chan struct{}
-	fillErr   atomic.Pointer[error] // why the filler stopped, if it did
-	fills     atomic.Uint64         // failed fill attempts (a waiter waits for a new one)
-	discarded atomic.Uint64         // stale ids thrown away (stats)
+	kick    chan struct{} // wakes the filler
+	stop    chan struct{}
+	fillErr atomic.Pointer[error] // why the filler stopped, if it did
+	fills   atomic.Uint64         // failed fill attempts (a waiter waits for a new one)
+	taken   tally                 // ids handed out (stats): its v is head; a discard moves base
 
 	mu      sync.Mutex // guards the wait for an empty ring
 	cond    *sync.Cond
@@ -202,7 +202,7 @@ func (g *cachedGen) handedOut() int64 {
 // stats: the ids handed out are the ring's, not the time generator's.
 func (g *cachedGen) stats(s *Stats) {
 	g.timeGen.stats(s)
-	s.Issued = int64(g.head.Load()&^closedBit - g.discarded.Load())
+	s.Issued = g.taken.total(&g.head, func(h uint64) int64 { return int64(h &^ closedBit) })
 }
 
 // Close stops the filler and closes the underlying generator (which records

@@ -29,7 +29,7 @@ type core struct {
 func (c *core) start(first uint64, count func(uint64) int64) {
 	c.count = count
 	c.state.Store(first)
-	c.issued.moved(0, count(first), 0)
+	c.issued.from(count(first))
 }
 
 // open has the Keeper take a pair for iss (the generator) when it leases.
@@ -87,8 +87,7 @@ func (c *core) jump(step func(old uint64) (uint64, error)) error {
 		if err != nil {
 			return err
 		}
-		if c.state.CompareAndSwap(old, next) {
-			c.issued.moved(c.count(old), c.count(next), 0)
+		if c.issued.swap(&c.state, old, next, c.count(old), c.count(next), 0) {
 			return nil
 		}
 	}
@@ -112,7 +111,7 @@ func (c *core) fence(h *holding, v int64) error {
 
 // stats fills the ids issued and the pair: the lease's, or the fixed one.
 func (c *core) stats(s *Stats) {
-	s.Issued = c.issued.total(c.count(c.state.Load()))
+	s.Issued = c.issuedNow()
 	if c.lm != nil {
 		c.lm.stats(s)
 		return
@@ -125,6 +124,9 @@ func (c *core) stats(s *Stats) {
 		s.Worker = c.cfg.Worker
 	}
 }
+
+// issuedNow is the ids issued so far.
+func (c *core) issuedNow() int64 { return c.issued.total(&c.state, c.count) }
 
 // base is the core of a generator that has one (Continue, KeeperOf).
 func (c *core) base() *core { return c }

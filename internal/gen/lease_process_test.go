@@ -184,7 +184,10 @@ func TestLeaseAllTakenIsErrWorker(t *testing.T) {
 }
 
 func TestLeaseKill9FreesAtOnceAndNextHolderIsAbove(t *testing.T) {
-	for _, preset := range []string{"preset=snowflake", "preset=zk-session", "preset=zxid"} {
+	// A time layout of one pair: with more, the next holder takes a pair
+	// that never had a record at once (the pool marker lists those that
+	// had one) rather than wait for the dead holder's fence.
+	for _, preset := range []string{"layout=time:41,seq:22", "preset=zk-session", "preset=zxid"} {
 		t.Run(preset, func(t *testing.T) {
 			dir := t.TempDir()
 			config := preset + " worker=lease lease_dir=" + dir
@@ -243,7 +246,8 @@ func TestLeaseRestartsNeverReissue(t *testing.T) {
 }
 
 func TestLeaseRestartAfterWallClockSetBack(t *testing.T) {
-	for _, preset := range []string{"preset=zk-session", "preset=zxid", "preset=snowflake max_wait=50ms"} {
+	// One pair for the time layout: another, never used, would be taken at once.
+	for _, preset := range []string{"preset=zk-session", "preset=zxid", "layout=time:41,seq:22 max_wait=50ms"} {
 		t.Run(preset, func(t *testing.T) {
 			dir := t.TempDir()
 			c, err := config.Parse(preset + " worker=lease lease_dir=" + dir)
@@ -302,7 +306,7 @@ func readRecord(t *testing.T, dir string) int64 {
 
 func TestLeaseClockBehindRecordWaitsThenFails(t *testing.T) {
 	dir := t.TempDir()
-	config := "preset=snowflake worker=lease lease_dir=" + dir
+	config := "layout=time:41,seq:22 worker=lease lease_dir=" + dir // one pair: no other to take at once
 	g, err := OpenString(config)
 	require.NoError(t, err)
 	next(t, g)

@@ -118,6 +118,9 @@ func (m *leaser) stats(s *Stats) {
 	if !m.spec.Layout.Has(layout.FieldDatacenter) {
 		s.Datacenter = -1
 	}
+	if !m.spec.Layout.Has(layout.FieldWorker) { // the layout is the pair (time:41,seq:22)
+		s.Worker = -1
+	}
 	s.FenceUnixMs, s.RenewedUnixMs = ks.FenceUnixMs, ks.RenewedUnixMs
 	s.Renewals, s.RenewalFailures, s.LeasesTaken = ks.Renewals, ks.RenewalFailures, ks.LeasesTaken
 	s.SkewMs = ks.SkewMs

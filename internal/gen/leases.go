@@ -88,15 +88,18 @@ type CounterRow struct {
 }
 
 // ReadCounter reads the counter of a segment configuration as its store
-// holds it, taking nothing (a SQL store makes its table if it is missing,
-// as opening a generator would).
+// holds it, taking, writing and creating nothing (a missing table or host
+// directory holds no counter).
 func ReadCounter(c *config.Spec) (CounterRow, error) {
 	if c.Scheme != config.SchemeSegment {
 		return CounterRow{}, errs.Key("preset", "not a segment configuration")
 	}
-	st, err := openCounterStore(c)
+	st, err := openCounterReader(c)
 	if err != nil {
 		return CounterRow{}, err
+	}
+	if st == nil {
+		return CounterRow{Name: c.Name, Store: "lease_dir " + config.DefaultLeaseDir, Start: c.Segment.Start}, nil
 	}
 	defer st.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)

@@ -57,8 +57,7 @@ func (g *timeGen) reserve(n uint64) (grant, error) {
 			}
 		}
 		era := old >> g.seqBits & g.cbMask
-		if next := uint64(t)<<g.tickShift | era<<g.seqBits | (s + got - 1); g.state.CompareAndSwap(old, next) {
-			g.issued.moved(g.v(old), g.v(next), int64(got))
+		if next := uint64(t)<<g.tickShift | era<<g.seqBits | (s + got - 1); g.issued.swap(&g.state, old, next, g.v(old), g.v(next), int64(got)) {
 			return grant{tick: t, first: s, n: got, fixed: fixed | int64(era)<<g.bwShift}, nil
 		}
 	}

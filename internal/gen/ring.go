@@ -160,9 +160,7 @@ func (g *cachedGen) take(out []int64) error {
 // discard throws away the ids from h to t (they have waited too long; they
 // are consumed, never handed out) and asks for fresh ones.
 func (g *cachedGen) discard(h, t uint64) {
-	if g.head.CompareAndSwap(h, t) {
-		g.discarded.Add(t - h)
-	}
+	g.taken.swap(&g.head, h, t, int64(h), int64(t), 0) // (or another caller moved the head first)
 	g.wake()
 }
 

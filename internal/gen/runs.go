@@ -87,12 +87,17 @@ func (rc *runCache) drop() {
 	}
 }
 
-// unissued is how many reserved ids were not handed out: those dropped
-// and those the held run still has.
-func (rc *runCache) unissued() int64 {
-	n := rc.dropped.Load()
+// issued is the ids handed out: those reserved (reserved, the generator's
+// count) less those dropped and those the held run still has. It holds mu,
+// under which every reservation is made, so that it never sees a new run's
+// reservation without the run (a count that went down for a moment); ids
+// handed out meanwhile from the held run only add to it.
+func (rc *runCache) issued(reserved func() int64) int64 {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	n := reserved() - rc.dropped.Load()
 	if r := rc.cur.Load(); r != nil {
-		n += max(int64(len(r.ids))-r.next.Load(), 0)
+		n -= max(int64(len(r.ids))-r.next.Load(), 0)
 	}
 	return n
 }

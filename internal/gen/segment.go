@@ -61,10 +61,15 @@ func (g *segGen) Next() (int64, error) {
 }
 
 // NextBatch fills out with increasing values, from as many segments as it
-// takes.
+// takes. A batch is all or nothing: near INT64_MAX, one that asks for more
+// values than are left fails with ErrTimeOverflow and takes none of them
+// (Counter.Enough), so that Next and smaller batches hand them out.
 func (g *segGen) NextBatch(out []int64) error {
 	if g.c == nil {
 		return errDecodeOnly
+	}
+	if err := g.c.Enough(int64(len(out))); err != nil {
+		return err // all or nothing: what is left stays for the next calls
 	}
 	reserved := int64(0)
 	err := fillRuns(out, 1, func(n uint64) (int64, uint64, error) {

@@ -137,8 +137,9 @@ func (g *session) fenceCap(v uint64) (int64, bool) {
 // generator issue now (at least one), waiting for its clock while the
 // counter stands past the cap, up to max_wait: the cap holds on the hot
 // path too, where a batch would otherwise extend the fence past it.
-func (g *session) headroom(old uint64) (uint64, error) {
-	var waited time.Duration
+// waited is what the call has waited so far: one call (a whole batch)
+// waits at most max_wait in all.
+func (g *session) headroom(old uint64, waited *time.Duration) (uint64, error) {
 	for {
 		c, ok := g.fenceCap(old)
 		switch {
@@ -151,13 +152,13 @@ func (g *session) headroom(old uint64) (uint64, error) {
 		if lease.Mutant() == "session-past-cap" {
 			return g.max, nil // the bug this closes: a batch extends the fence past the cap
 		}
-		if waited+behind > g.cfg.MaxWait {
+		if *waited+behind > g.cfg.MaxWait {
 			return 0, errs.New(errs.ErrWorker,
 				"session ids ran %s ahead of the clock, past the fence cap (the clock + max_outage=%s) that a successor finding this record lost starts above; waited %s of max_wait=%s: issue fewer, or try again when the clock has caught up",
-				behind+g.cfg.MaxOutage, g.cfg.MaxOutage, waited, g.cfg.MaxWait)
+				behind+g.cfg.MaxOutage, g.cfg.MaxOutage, *waited, g.cfg.MaxWait)
 		}
 		g.sleep(behind)
-		waited += behind
+		*waited += behind
 	}
 }
 
@@ -168,7 +169,7 @@ func (g *session) Last() (int64, int64) { return g.LastValue(), 0 }
 // no time.
 func (g *session) UnixMs(int64) int64 { return -1 }
 
-func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
+func (g *session) reserve(n uint64, waited *time.Duration) (uint64, uint64, int64, error) {
 	for {
 		h, high := g.lm.current(g.high)
 		old := g.state.Load()
@@ -181,7 +182,7 @@ func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 		}
 		got := min(n, limit-old+1)
 		if h != nil {
-			room, err := g.headroom(old)
+			room, err := g.headroom(old, waited)
 			if err != nil {
 				return 0, 0, 0, err
 			}
@@ -198,7 +199,8 @@ func (g *session) reserve(n uint64) (uint64, uint64, int64, error) {
 
 // Next returns the next session id.
 func (g *session) Next() (int64, error) {
-	c, _, high, err := g.reserve(1)
+	var waited time.Duration
+	c, _, high, err := g.reserve(1, &waited)
 	if err != nil {
 		return -1, err
 	}
@@ -207,8 +209,9 @@ func (g *session) Next() (int64, error) {
 
 // NextBatch fills out with consecutive session ids.
 func (g *session) NextBatch(out []int64) error {
+	var waited time.Duration // for the whole batch
 	return fillRuns(out, 1, func(n uint64) (int64, uint64, error) {
-		c, got, high, err := g.reserve(n)
+		c, got, high, err := g.reserve(n, &waited)
 		return high | int64(c), got, err
 	})
 }

@@ -73,3 +73,21 @@ func TestSessionPastTheCapWaitsAtMostMaxWait(t *testing.T) {
 	_, err = g.Next()
 	require.NoError(t, err)
 }
+
+// Found by the simulator's extended world (seed 0xa6cd50cf28408ebb): the
+// wait for the clock was bounded per reservation, so one batch over many
+// ticks waited max_wait several times. A call waits max_wait in all.
+func TestSessionBatchWaitsMaxWaitInAll(t *testing.T) {
+	st := leasetest.New()
+	spec, err := config.Parse("preset=zk-session layout=time:47,seq:4 worker=lease lease_ttl=1s max_outage=1s max_wait=300ms")
+	require.NoError(t, err)
+	clk := sleepClock{clock.NewManualClock(time.Now().UnixMilli())}
+	g, err := Open(spec, Options{Clock: clk, Store: st, Env: stepEnv{}})
+	require.NoError(t, err)
+	defer g.Close()
+	before := clk.Now()
+	out := make([]int64, 40000) // 2,500 ticks: 1.5 s past the cap
+	err = g.NextBatch(out)
+	require.Equal(t, errs.ErrWorker, errs.KindOf(err), "%v", err)
+	require.LessOrEqual(t, time.Duration(clk.Now()-before), 300*time.Millisecond, "waited past max_wait")
+}

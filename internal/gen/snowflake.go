@@ -98,11 +98,12 @@ func (g *timeGen) nextFast() (int64, bool) {
 	if h != nil && t > h.l.Fence() {
 		return 0, false
 	}
-	if !g.state.CompareAndSwap(old, next) {
+	if next&g.seqMask != 0 { // the same tick: v moves by one, nothing to count
+		if !g.state.CompareAndSwap(old, next) {
+			return 0, false
+		}
+	} else if !g.issued.swap(&g.state, old, next, g.v(old), g.v(next), 1) {
 		return 0, false
-	}
-	if next&g.seqMask == 0 { // a new tick (in the same one v moves by one: nothing to count)
-		g.issued.moved(g.v(old), g.v(next), 1)
 	}
 	era := next >> g.seqBits & g.cbMask
 	return g.compose(t, next&g.seqMask, fixed|int64(era)<<g.bwShift), true
@@ -130,7 +131,7 @@ func (g *timeGen) NextText(dst []byte) (int, error) {
 func (g *timeGen) stats(s *Stats) {
 	g.core.stats(s)
 	if g.runs != nil {
-		s.Issued -= g.runs.unissued()
+		s.Issued = g.runs.issued(g.issuedNow)
 	}
 	s.TickWaits, s.ClockBacks = g.tickWaits.Load(), g.clockBacks.Load()
 	if ahead := g.LastValue() - g.tick(); ahead > 0 {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/idgen/idgen/internal/lease"
@@ -33,18 +34,47 @@ type Stats struct {
 // changes base only when v does not move by k (a new tick, a jump over a
 // predecessor's record, an epoch rolled over) — once a tick, not once an
 // id.
-type tally struct{ base atomic.Int64 }
-
-// moved accounts for a move of the state from v(old) to v(new) that
-// issued k ids.
-func (t *tally) moved(vOld, vNew, k int64) {
-	if d := k - (vNew - vOld); d != 0 {
-		t.base.Add(d)
-	}
+//
+// The count is a Prometheus counter: it must never go down. A reader that
+// saw a new tick's word with the old base (or the other way round) would
+// see it drop by up to a tick's sequence, so a move that changes base
+// holds mu shared around its compare-and-swap and its add (moves do not
+// wait for each other), and a reader holds mu alone while it reads both.
+type tally struct {
+	base atomic.Int64
+	mu   sync.RWMutex
 }
 
-// total is the ids issued, given v of the state now.
-func (t *tally) total(v int64) int64 { return t.base.Load() + v }
+// from starts the count at 0 with the state word's v at v0 (before the
+// generator is shared).
+func (t *tally) from(v0 int64) { t.base.Store(-v0) }
+
+// swap moves w from old to next by compare-and-swap, a move that issued k
+// ids and moved v from vOld to vNew; it reports whether it moved w.
+func (t *tally) swap(w *atomic.Uint64, old, next uint64, vOld, vNew, k int64) bool {
+	if d := k - (vNew - vOld); d != 0 {
+		return t.swapCounted(w, old, next, d)
+	}
+	return w.CompareAndSwap(old, next) // (inlined: the common case costs no call)
+}
+
+// swapCounted is swap of a move that changes base by d.
+func (t *tally) swapCounted(w *atomic.Uint64, old, next uint64, d int64) bool {
+	t.mu.RLock()
+	ok := w.CompareAndSwap(old, next)
+	if ok {
+		t.base.Add(d)
+	}
+	t.mu.RUnlock()
+	return ok
+}
+
+// total is the ids issued: base + v of w now, read together.
+func (t *tally) total(w *atomic.Uint64, v func(state uint64) int64) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.base.Load() + v(w.Load())
+}
 
 // statser is a generator that reports more than the defaults.
 type statser interface{ stats(*Stats) }

@@ -5,6 +5,7 @@ package gen
 // every store package.
 
 import (
+	"context"
 	"os"
 	"time"
 
@@ -100,7 +101,13 @@ var storeKinds = map[config.StoreKind]storeKind{
 	},
 	config.StoreRedis: {
 		counters: func(c *config.Spec) (segment.Store, error) { return redisstore.OpenCounters(c.Store, storeOpenTimeout) },
-		leases:   func(c *config.Spec) (lease.Store, error) { return redisstore.Open(c.Store, c.LeaseTTL) },
+		leases: func(c *config.Spec) (lease.Store, error) {
+			horizon := 2*c.MaxOutage + c.MaxDrift // how long a lost fence may matter
+			if c.Scheme == config.SchemeZxid {
+				horizon = redisstore.Forever // a counter: for good
+			}
+			return redisstore.OpenLeases(c.Store, c.LeaseTTL, horizon)
+		},
 	},
 	config.StoreEtcd: {
 		counters: func(c *config.Spec) (segment.Store, error) { return etcdstore.OpenCounters(c.Store, storeOpenTimeout) },
@@ -123,8 +130,37 @@ func openListStore(c *config.Spec) (lease.Store, error) {
 		return dirstore.Open(dir, true)
 	case config.SourcePG:
 		return pgstore.OpenReadOnly(c.Store, c.LeaseTable, c.LeaseTTL)
+	case config.SourceMySQL:
+		return mysqlstore.OpenReadOnly(c.Store, c.LeaseTable, c.LeaseTTL)
 	}
 	return openStore(c)
+}
+
+// counterReader reads a segment counter (idgen leases).
+type counterReader interface {
+	Where() string
+	Read(ctx context.Context, name string) (last int64, found bool, err error)
+	Close() error
+}
+
+// openCounterReader opens a segment configuration's store without
+// creating anything: no table, no host directory (nil: the default host
+// directory does not exist, so no counter is in it).
+func openCounterReader(c *config.Spec) (counterReader, error) {
+	switch {
+	case c.Store == nil && c.LeaseDir == "":
+		if _, err := os.Stat(config.DefaultLeaseDir); os.IsNotExist(err) {
+			return nil, nil
+		}
+		return dirstore.OpenCounters(config.DefaultLeaseDir, true)
+	case c.Store == nil:
+		return dirstore.OpenCounters(c.LeaseDir, true)
+	case c.Store.Kind == config.StorePG:
+		return pgstore.OpenCountersReadOnly(c.Store, c.SegmentTable(), storeOpenTimeout)
+	case c.Store.Kind == config.StoreMySQL:
+		return mysqlstore.OpenCountersReadOnly(c.Store, c.SegmentTable(), storeOpenTimeout)
+	}
+	return openCounterStore(c)
 }
 
 // storeOpenTimeout bounds connecting to a counter store at open.

@@ -42,6 +42,13 @@ func (g *timeGen) Until(v int64) time.Duration {
 // fence, at most one max_outage (plus max_drift) from now.
 func (g *timeGen) LostFloor() (int64, bool) { return g.NextFence(), true }
 
+// LostFloorFor is LostFloor for a lost holder whose fences ran up to
+// reach ahead of its clock (the pool's largest: another holder's
+// max_outage + max_drift may exceed this generator's).
+func (g *timeGen) LostFloorFor(reach time.Duration) int64 {
+	return max(g.NextFence(), g.toTick(g.clock.Now()+int64(reach)))
+}
+
 // Adopt moves the generator above floor (to sequence seq of tick floor
 // when seq > 0: a clean release's record) and everything issued so far,
 // on lease l, in rollback era era.

@@ -96,10 +96,7 @@ func (g *uuidGen) reserve() (uint64, error) {
 			precise = true
 			continue
 		}
-		if g.state.w.CompareAndSwap(old, next) {
-			if next != old+1 {
-				g.issued.moved(int64(old&v7CounterMax), int64(next&v7CounterMax), 1)
-			}
+		if g.issued.swap(&g.state.w, old, next, int64(old&v7CounterMax), int64(next&v7CounterMax), 1) {
 			return next, nil
 		}
 	}
@@ -193,5 +190,5 @@ func decodeUUIDv7(s string) (TextParts, error) {
 }
 
 func (g *uuidGen) stats(s *Stats) {
-	s.Issued = g.issued.total(int64(g.state.w.Load() & v7CounterMax))
+	s.Issued = g.issued.total(&g.state.w, func(st uint64) int64 { return int64(st & v7CounterMax) })
 }

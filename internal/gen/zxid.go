@@ -97,8 +97,7 @@ func (g *zxidGen) reserve(n uint64) (uint64, uint64, error) {
 		if err := g.fence(h, int64(next>>g.cbits)); err != nil {
 			return 0, 0, err
 		}
-		if g.state.CompareAndSwap(old, next) {
-			g.issued.moved(g.v(old), g.v(next), int64(got)) // an epoch rolled over: the skipped counter
+		if g.issued.swap(&g.state, old, next, g.v(old), g.v(next), int64(got)) { // (an epoch rolled over: the skipped counter)
 			return old, got, nil
 		}
 	}

@@ -159,6 +159,10 @@ type Keeper struct {
 	skew     atomic.Int64          // the generator's clock minus the store's, ms; skewUnknown if unknown
 	stop     chan struct{}
 	done     chan struct{}
+
+	// poolReach is the pool's largest reach, as its store last said
+	// (reach.go), under mu.
+	poolReach time.Duration
 }
 
 // Stats are the Keeper's counters and state for idgen_stats.

@@ -109,6 +109,10 @@ type Request struct {
 	Skip func(Pair, Record, State) bool
 	// TTL is how long the claim outlives its last renewal.
 	TTL time.Duration
+	// Reach is how far ahead of its clock the taker's fences run
+	// (max_outage, + max_drift when borrowing; 0 without a time): a
+	// PoolReacher records it before the taker's first record.
+	Reach time.Duration
 }
 
 // Count is how many pairs the request may take.

@@ -104,7 +104,7 @@ func (k *Keeper) writeLocked(l *Lease, rec Record) error {
 		// removed bounds nothing: stop at once.
 		k.st.RenewalFailures++
 		k.gone = err
-		if errors.Is(err, ErrRemoved) {
+		if errors.Is(err, ErrRemoved) && mutant != "removed-fence-stands" {
 			l.fence.Store(math.MinInt64)
 		}
 		return errs.New(errs.ErrWorker, "lease lost: %s: %v", l.Where(), err)

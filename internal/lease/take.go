@@ -38,9 +38,13 @@ func (k *Keeper) leaseLocked(old *Lease) error {
 		}
 	}
 	own := func(p Pair, rec Record, st State) bool {
+		if old != nil && p == old.Pair && st == Missing && k.ownLost(old) {
+			return true
+		}
 		return old != nil && p == old.Pair && st == Present && (mine(rec)(k.acked) || slices.ContainsFunc(k.pending, mine(rec)))
 	}
-	req := Request{Pool: k.cfg.Pool, DC: k.cfg.DC, TTL: k.cfg.TTL}
+	req := Request{Pool: k.cfg.Pool, DC: k.cfg.DC, TTL: k.cfg.TTL, Reach: k.reach()}
+	k.readPoolReach()
 	if old != nil {
 		p := old.Pair
 		req.First = &p
@@ -90,7 +94,7 @@ func (k *Keeper) acquire(req Request, own func(Pair, Record, State) bool) (Claim
 	}
 	c, err := k.acquireOnce(req)
 	if err != nil && lost > 0 {
-		err = errs.New(errs.KindOf(err), "%v; of those, %d have no record though a holder may have issued under them, which a counter layout cannot wait its way past: restore the records, or use another lease_dir or store", err, lost)
+		err = errs.New(errs.KindOf(err), "%v; of those, %d have no record though a holder may have issued under them, which a counter layout cannot wait its way past: restore the records (from a backup, or one whose issued_up_to is at or above the last value issued under the pair; zxid: the epoch, the high 32 bits, of the last zxid issued), or use another lease_dir or store", err, lost)
 	}
 	return c, err
 }
@@ -111,7 +115,7 @@ type floorAt struct {
 // floorFor is what a pair's record says its predecessors may have issued,
 // and false for a lost record a clockless counter cannot pass.
 func (k *Keeper) floorFor(rec Record, st State) (floorAt, bool) {
-	lost, canLose := k.iss.LostFloor()
+	lost, canLose := k.lostFloor()
 	switch {
 	case mutant == "missing-is-new" && st == Missing, mutant == "ignore-predecessor":
 		return floorAt{v: -1}, true
@@ -170,7 +174,7 @@ func (k *Keeper) floorOf(c Claim) (floor floorAt, era int64, newEra bool, err er
 	rec, st := c.Predecessor()
 	floor, ok := k.floorFor(rec, st)
 	if !ok {
-		return floorAt{}, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it: a counter layout cannot wait its way past a lost record; restore the record or use another lease_dir", c.Where())
+		return floorAt{}, 0, false, errs.New(errs.ErrWorker, "%s has no record, though a holder may have issued under it (it was removed): a counter layout cannot wait its way past a lost record; restore that record from a backup, or write one whose issued_up_to is at or above the last value issued under the pair (zxid: the epoch, the high 32 bits, of the last zxid issued), or use another lease_dir", c.Where())
 	}
 	if st == Present && mutant != "ignore-predecessor" {
 		era = rec.Backwards
@@ -264,6 +268,7 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newE
 		k.abandon(old.claim)           // the lost claim: nothing to write
 	}
 	k.acked, k.ackedAt, k.failing, k.gone, k.pending = rec, k.env.Now(), nil, nil, nil
+	k.st.RenewedUnixMs = time.Now().UnixMilli() // the first fence is an acknowledged write too
 	if old == nil || l.Pair != old.Pair {
 		k.floor, k.floorSeq = floor.v, floor.seq
 	}

@@ -145,6 +145,17 @@ func TestBurstWaitsForTicks(t *testing.T) {
 	require.Regexp(t, `idgen_generator_info\{name="burst",generator="\d+",preset="snowflake",store="none",datacenter="",worker="1"\} 1`, text)
 }
 
+// A leased layout without a worker field (the layout is the pair) has no
+// worker to report: -1 in its stats, an empty label, as a fixed one.
+func TestLeasedLayoutWithoutAWorkerReportsNone(t *testing.T) {
+	g := tracked(t, "layout=time:41,seq:22 worker=lease name=noworker", gen.Options{Store: leasetest.New()})
+	_, err := g.Next()
+	require.NoError(t, err)
+	s := gen.StatsOf(g)
+	require.Equal(t, [2]int64{-1, -1}, [2]int64{s.Datacenter, s.Worker})
+	require.Regexp(t, `idgen_generator_info\{name="noworker",generator="\d+",preset="snowflake",store="host",datacenter="",worker=""\} 1`, string(Text()))
+}
+
 // A segment counter names its store too: host for the lease directory.
 func TestSegmentCounterStoreLabel(t *testing.T) {
 	g := tracked(t, "preset=segment name=tickets lease_dir="+t.TempDir(), gen.Options{})

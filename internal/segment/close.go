@@ -43,7 +43,9 @@ func (c *Counter) Close() error {
 	defer c.cancel()
 	if from <= last {
 		ctx, cancel := context.WithTimeout(context.Background(), min(c.cfg.TakeTimeout, 2*time.Second))
-		_, _ = c.store.GiveBack(ctx, c.cfg.Name, last, from-1)
+		if ok, err := c.store.GiveBack(ctx, c.cfg.Name, last, from-1); ok && err == nil {
+			c.mark.Store(from - 1) // the rest came back: the counter may stand there
+		}
 		cancel()
 	}
 	return c.store.Close()

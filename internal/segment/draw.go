@@ -4,6 +4,12 @@ package segment
 // at its padding point they start the prefetch, past its end they advance
 // to the next segment (fetch.go).
 
+import (
+	"math"
+
+	"github.com/idgen/idgen/internal/errs"
+)
+
 // Next returns the next value.
 func (c *Counter) Next() (int64, error) {
 	for {
@@ -38,4 +44,32 @@ func (c *Counter) Reserve(n int64) (first, got int64, err error) {
 			return -1, 0, err
 		}
 	}
+}
+
+// Enough is errs.ErrTimeOverflow, taking nothing, when fewer than n values
+// are left before the counter's end at INT64_MAX: those in hand and,
+// unless the store said the counter is used up, those above the mark. A
+// batch, which is all or nothing (idgen_next_batch), asks it first, so
+// that it never takes the last values and then fails: they stay for Next
+// and smaller batches. A batch racing other callers for the very last
+// values may still fail midway (Forfeit): values lost, never repeated.
+func (c *Counter) Enough(n int64) error {
+	if s := c.cur.Load(); s.size-min(s.used.Load(), s.size) >= n {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	left := s.size - min(s.used.Load(), s.size)
+	if c.pre != nil {
+		left += c.pre.size
+	}
+	switch {
+	case left >= n, c.ended == nil && math.MaxInt64-c.mark.Load() >= n-left:
+		return nil
+	case left == 0 && c.ended != nil:
+		return c.ended
+	}
+	return errs.New(errs.ErrTimeOverflow, "segment counter %s: a batch of %d values asks for more than the %d left before INT64_MAX (%d); it took none of them: single calls or smaller batches hand them out",
+		c.cfg.Name, n, left, int64(math.MaxInt64))
 }

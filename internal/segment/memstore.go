@@ -18,13 +18,16 @@ type MemStore struct {
 	takes    int
 	// OnTake, when set, runs (without the lock) before each take.
 	OnTake func()
+	// NoMarkCheck makes Take ignore the taker's mark, like a store that
+	// does not check it (the Counter's backstop then refuses).
+	NoMarkCheck bool
 }
 
 // NewMemStore is an empty store.
 func NewMemStore() *MemStore { return &MemStore{counters: map[string]int64{}} }
 
 // Take implements Store.
-func (m *MemStore) Take(ctx context.Context, name string, start, n int64) (int64, int64, error) {
+func (m *MemStore) Take(ctx context.Context, name string, start, n, mark int64) (int64, int64, error) {
 	if m.OnTake != nil {
 		m.OnTake()
 	}
@@ -37,7 +40,10 @@ func (m *MemStore) Take(ctx context.Context, name string, start, n int64) (int64
 		return 0, 0, err
 	}
 	prev, ok := m.counters[name]
-	if !ok {
+	switch {
+	case (!ok && mark > 0 || ok && prev < mark) && !m.NoMarkCheck:
+		return 0, 0, WentBack(m.Where(), name, mark, prev, ok, "MemStore.Set")
+	case !ok:
 		prev = start - 1
 	}
 	last, err := Advance(prev, n)
@@ -74,6 +80,13 @@ func (m *MemStore) Set(name string, last int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.counters[name] = last
+}
+
+// Delete removes a counter, as an operator or a store losing data would.
+func (m *MemStore) Delete(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.counters, name)
 }
 
 // Get is a counter's last value.

@@ -54,12 +54,22 @@ import (
 // dirstore, zkstore, pgstore, mysqlstore (UPDATE with LAST_INSERT_ID),
 // redisstore (INCRBY in a script) and etcdstore (a transaction comparing
 // the key's mod revision).
+//
+// A counter must never go back under a generator that holds its values
+// (its file, row, key or node deleted, a store that lost or rolled back
+// what it acknowledged): each Take carries the caller's high-water mark,
+// and the store refuses, in the same atomic step and without creating or
+// moving the counter, one that is missing while the mark is above 0 or
+// that stands below the mark (WentBack's errs.ErrWorker).
 type Store interface {
 	// Take moves counter name up by n (creating it at start-1 if it is
-	// missing) and returns the values taken: prev+1 .. last, at most n,
-	// fewer only where INT64_MAX cuts the segment short. A counter that
-	// stands at INT64_MAX is errs.ErrTimeOverflow.
-	Take(ctx context.Context, name string, start, n int64) (prev, last int64, err error)
+	// missing and mark is 0) and returns the values taken: prev+1 .. last,
+	// at most n, fewer only where INT64_MAX cuts the segment short. A
+	// counter that stands at INT64_MAX is errs.ErrTimeOverflow. mark is
+	// the highest value the caller may have handed out (0: none yet): a
+	// counter missing while mark > 0, or standing below mark, is refused
+	// with WentBack's error and left as it is.
+	Take(ctx context.Context, name string, start, n, mark int64) (prev, last int64, err error)
 	// GiveBack sets counter name from last down to to, only if it still
 	// stands at last (nobody took a segment since); it reports whether it
 	// did.
@@ -127,6 +137,10 @@ type Counter struct {
 	done   atomic.Int64 // values of retired segments (stats)
 	lost   atomic.Int64 // values reserved by a batch that failed: never handed out, never reissued
 	takes  atomic.Int64 // segments taken from the store
+	// mark is the high-water mark: the end of the last segment taken, or
+	// after a give-back the value given back to. Every take carries it,
+	// and the store refuses a counter below it (Store).
+	mark atomic.Int64
 
 	mu       sync.Mutex
 	pre      *seg          // the prefetched segment, nil if none
@@ -183,9 +197,15 @@ func NewCounter(st Store, cfg Config) (*Counter, error) {
 	return c, nil
 }
 
-// take runs one Take and makes its segment.
+// take runs one Take and makes its segment. A refusal is not sticky: a
+// counter below the mark is refused at every take, and takes go on once
+// an operator has restored it to at least the mark.
 func (c *Counter) take(ctx context.Context, n int64) (*seg, error) {
-	prev, last, err := c.store.Take(ctx, c.cfg.Name, c.cfg.Start, n)
+	mark := c.mark.Load()
+	prev, last, err := c.store.Take(ctx, c.cfg.Name, c.cfg.Start, n, mark)
+	if err == nil && prev < mark && lease.Mutant() != "segment-no-mark" { // a store that did not check: the backstop
+		err = WentBack(c.store.Where(), c.cfg.Name, mark, prev, true, "")
+	}
 	if err != nil {
 		if k := errs.KindOf(err); k == errs.ErrTimeOverflow || k == errs.ErrWorker {
 			return nil, errs.Wrap(err, "segment counter %s", c.cfg.Name)
@@ -193,6 +213,7 @@ func (c *Counter) take(ctx context.Context, n int64) (*seg, error) {
 		return nil, errs.New(errs.ErrWorker, "segment counter %s on %s: %v", c.cfg.Name, c.store.Where(), err)
 	}
 	c.takes.Add(1)
+	c.mark.Store(max(mark, last))
 	s := newSeg(prev+1, last-prev, c.cfg.Padding)
 	if c.cfg.Auto && n >= c.cfg.Max {
 		s.trigger, s.early = 0, true // at the cap: the next fetch starts at once

@@ -15,9 +15,13 @@ import (
 // open opens the setup's generator in p.
 func (s *sched) open(p *Proc) {
 	w := s.w
+	if s.noOpen {
+		return
+	}
 	p.blocked = 0
+	p.clk = &procClock{p: p, wall: s.spec.WallClock}
 	g, err := gen.Open(s.specOf(p), gen.Options{
-		Clock: &procClock{p: p, wall: s.spec.WallClock}, Store: &view{s: w.store, proc: p}, Env: procEnv{p},
+		Clock: p.clk, Store: &view{s: w.store, proc: p}, Env: procEnv{p},
 		Counters: &counterView{view{s: w.store, proc: p}},
 	})
 	s.checkBlocked(p, "open")
@@ -128,7 +132,8 @@ func (s *sched) fenceOf(p *Proc) (int64, bool) {
 // checkBlocked fails a call that blocked past max_wait (plus a store
 // round trip, here a renewal period).
 func (s *sched) checkBlocked(p *Proc, what string) {
-	if limit := int64(s.spec.MaxWait + s.w.ttl); p.blocked > limit {
-		s.w.check.fail("p%d: %s blocked for %s, past max_wait %s", p.id, what, time.Duration(p.blocked), s.spec.MaxWait)
+	mw := s.specOf(p).MaxWait
+	if limit := int64(mw + s.w.ttl); p.blocked > limit {
+		s.w.check.fail("p%d: %s blocked for %s, past max_wait %s", p.id, what, time.Duration(p.blocked), mw)
 	}
 }

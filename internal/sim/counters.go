@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/segment"
 )
 
 // counterView is one process's connection to the counters.
@@ -19,13 +20,16 @@ type counterView struct{ v view }
 
 var errAnswerLost = errors.New("simulated: the take landed but its answer was lost")
 
-func (c *counterView) Take(_ context.Context, name string, start, n int64) (prev, last int64, err error) {
+func (c *counterView) Take(_ context.Context, name string, start, n, mark int64) (prev, last int64, err error) {
 	if err := c.v.reachable(); err != nil {
 		return 0, 0, err
 	}
 	s := c.v.s
 	cur, ok := s.counters[name]
-	if !ok {
+	switch {
+	case (!ok && mark > 0 || ok && cur < mark) && mutant() != "segment-no-mark":
+		return 0, 0, segment.WentBack(c.Where(), name, mark, cur, ok, "")
+	case !ok:
 		cur = start - 1
 	}
 	if cur == math.MaxInt64 {

@@ -42,7 +42,9 @@ func (s *sched) runKeepers() {
 			continue
 		}
 		before := p.k.Stats()
+		p.stepping = true
 		d := p.k.Step()
+		p.stepping = false
 		p.nextRun = w.now + int64(d)
 		st := p.k.Stats()
 		if debugSteps {
@@ -105,14 +107,9 @@ func (s *sched) act() {
 		d := r.dur(2*time.Second) - time.Second
 		p.skew += int64(d)
 		w.tracef("p%d's wall clock steps %s", p.id, d)
+	case s.ext && n >= 90:
+		s.extended(p, n)
 	}
-}
-
-func (s *sched) cutMap() map[int]int64 {
-	if s.cutUntil == nil {
-		s.cutUntil = map[int]int64{}
-	}
-	return s.cutUntil
 }
 
 // loseData is the store's own fault: a lossy store restarts empty; in the

@@ -25,12 +25,14 @@ type Result struct {
 
 const events = 300
 
-// Run plays the schedule of seed.
-func Run(seed uint64, trace bool) (res Result) {
-	r := &rng{s: seed}
+// pick is the seed's setup, store and outage scale.
+func pick(r *rng, seed uint64, ext bool) (Setup, time.Duration) {
 	su := setups[r.intn(len(setups))]
 	if su.Name == "snowflake" && seed>>63 == 1 {
 		su = runsSetup
+	}
+	if c, ok := aheadConfigs[su.Name]; ok && ext {
+		su.Config = c // batches run it seconds ahead of the clock
 	}
 	su.Kind = Kind(r.intn(3))
 	if su.Seg {
@@ -43,6 +45,14 @@ func Run(seed uint64, trace bool) (res Result) {
 	if !su.Leased {
 		su.Config = strings.Replace(su.Config, "%d", "0", 1)
 	}
+	return su, outage
+}
+
+// Run plays the schedule of seed.
+func Run(seed uint64, trace bool) (res Result) {
+	r := &rng{s: seed}
+	ext := seed>>extBit&1 == 1
+	su, outage := pick(r, seed, ext)
 	spec, err := config.Parse(su.Config)
 	if err != nil {
 		return Result{Seed: seed, Failure: "bad setup: " + err.Error()}
@@ -56,13 +66,19 @@ func Run(seed uint64, trace bool) (res Result) {
 		w.trace = &strings.Builder{}
 	}
 	w.store = newShared(w, su.Kind)
-	s := &sched{w: w, spec: spec, su: su, outage: outage}
+	s := &sched{w: w, spec: spec, su: su, outage: outage, ext: ext}
 	w.others = s.runKeepers
+	if ext {
+		w.thread = s.thread
+	}
 	for i := 0; i < 2+r.intn(3); i++ {
 		skew := int64(r.dur(800*time.Millisecond)) - int64(400*time.Millisecond)
 		w.procs = append(w.procs, &Proc{id: i, w: w, skew: skew, maxSkew: skew})
 	}
 	w.tracef("seed %#x: %s on a %s store, %d processes: %s", seed, su.Name, su.Kind, len(w.procs), su.Config)
+	if ext {
+		w.tracef("the extended world: second threads, lost and deleted counters, mixed max_drift, long session batches")
+	}
 	defer func() {
 		res.Seed, res.Setup, res.IDs, res.SimTime = seed, su.Name+"/"+su.Kind.String(), len(w.check.seen), time.Duration(w.now-epochNs)
 		if res.Failure == "" {

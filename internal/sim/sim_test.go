@@ -25,6 +25,21 @@ var regressions = []uint64{
 	0xcc316f2d0c85cdff, // zk-session on a lossy store: a taker's lost floor from a clock 0.5 s behind the holder's, below the holder's ids (session.LostFloor, NextFence)
 }
 
+// issue32Seed is issue 32's schedule (item 4): zk-session on a lossy
+// store; g15 issued up to 43759308337250343 on pair 0/0, the store
+// restarted empty, g15 moved to 0/1 and g17 took 0/0 and issued
+// 43759308337250305 again: batches had run the counter ahead and Extend
+// wrote a fence past the cap (clock + max_outage) that a taker finding the
+// record lost starts above. It plays the classic world (extBit clear), so
+// it replays that schedule; mutant_test.go holds that it still catches the
+// bug.
+const issue32Seed = 0xb5ce289da519b316
+
+func TestIssue32SessionFenceCapSeed(t *testing.T) {
+	r := Run(issue32Seed, false)
+	require.Empty(t, r.Failure, "seed %#x (%s); replay: make sim SIM_SEED=%#x SIM_SCHEDULES=1 SIM_TRACE=1", uint64(issue32Seed), r.Setup, uint64(issue32Seed))
+}
+
 func TestFixedSeedsHold(t *testing.T) {
 	for _, s := range regressions {
 		r := Run(s, false)

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
@@ -66,6 +67,7 @@ func (v *view) Acquire(_ context.Context, req lease.Request) (lease.Claim, error
 			continue
 		}
 		s.tokens++
+		s.reach = max(s.reach, req.Reach) // the pool marker, before the first record
 		s.locks[p] = lock{token: s.tokens, proc: v.proc.id, expires: now + int64(s.w.ttl)}
 		s.used = true
 		return &claim{v: v, pair: p, token: s.tokens, rec: rec, state: st, file: s.files[p]}, nil
@@ -125,6 +127,16 @@ func (c *claim) Abandon(context.Context) error {
 		}
 	}
 	return nil
+}
+
+// PoolReach is the largest reach of the pool's holders, which the host
+// directory's pool marker keeps (lease.PoolReacher); the other kinds keep
+// no pool-wide facts.
+func (v *view) PoolReach(context.Context, lease.Pool) time.Duration {
+	if v.s.kind != HostDir || v.reachable() != nil || mutant() == "reach-ignored" {
+		return 0
+	}
+	return v.s.reach
 }
 
 // lose is a lossy store restarting empty.

@@ -34,6 +34,9 @@ type World struct {
 	// others runs the Keepers of the processes not inside a call, while
 	// one sleeps.
 	others func()
+	// thread is a process's second issuing thread (thread.go), which goes
+	// on while its Keeper waits; nil in the classic world.
+	thread func(p *Proc)
 }
 
 // sleep lets d pass for p, inside a call: the other processes' Keepers go
@@ -46,8 +49,11 @@ func (w *World) sleep(p *Proc, d time.Duration) {
 		step := min(d, w.ttl/10)
 		w.advance(step)
 		d -= step
-		if w.others != nil {
+		if w.others != nil && !p.inThread { // a second thread's call sleeps only its own ticks (thread.go)
 			w.others()
+		}
+		if w.thread != nil && p.stepping {
+			w.thread(p)
 		}
 	}
 	p.busy = was
@@ -83,6 +89,10 @@ type Proc struct {
 	blocked int64 // world time spent inside the current call
 	busy    bool  // inside a call that sleeps
 	maxSkew int64 // the largest skew its clock had
+	// stepping: its Keeper is inside Step (a thread of its own in
+	// production); inThread: its second thread is inside a call.
+	stepping, inThread bool
+	clk                *procClock // its generator's clock
 }
 
 // restartClock is the clock of a process started again. A leased
@@ -107,11 +117,17 @@ type procClock struct {
 }
 
 func (c *procClock) Now() int64 {
+	v := c.peek()
+	c.last = v
+	return v
+}
+
+// peek is what Now would read, without reading it.
+func (c *procClock) peek() int64 {
 	v := c.p.w.now + c.p.skew
 	if v < c.last && !c.wall {
 		v = c.last
 	}
-	c.last = v
 	return v
 }
 
@@ -186,6 +202,7 @@ type shared struct {
 	used    bool // hostdir: the pool's marker exists
 	down    bool // the whole store is out of reach
 	tokens  int64
+	reach   time.Duration      // hostdir: the pool marker's largest reach (PoolReach)
 	renewed map[int64]int64    // token -> the last fence acknowledged
 	files   map[lease.Pair]int // hostdir: which file a pair's name holds now (deletions count up)
 	// counters are the segment setups' counters (counters.go).

@@ -131,6 +131,11 @@ static void test_uuid_ulid() {
     CHECK(l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAV").unix_ms == 1469922850259LL, "ULID spec example");
     CHECK(code_of([&] { l.decode_text("01ARZ3NDEKTSV4RRFFQ69G5FAI"); }) == IDGEN_EINVAL, "ULID letter I");
     CHECK(code_of([&] { l.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on ulid");
+    // name= applies to uuidv7 too: the generator is still one that makes UUIDs.
+    idgen::Generator named("preset=uuidv7 name=orders");
+    CHECK(named.next_uuid()[6] >> 4 == 7, "next_uuid on preset=uuidv7 name=orders");
+    idgen::Generator named_ulid("preset=ulid name=orders");
+    CHECK(code_of([&] { named_ulid.next_uuid(); }) == IDGEN_EINVAL, "next_uuid on a named ulid");
 }
 
 static void test_metrics() {

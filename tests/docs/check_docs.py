@@ -22,8 +22,8 @@ true:
                that imports github.com/idgen/idgen from this checkout (a
                replace directive) and run; exit status 0.
   ```python    run with the venv's python (the installed wheel, never the
-               source tree); exit status 0. `import idgen` is given (a
-               README's later blocks go on from its first).
+               source tree), exactly as written (nothing is given: each
+               block imports what it uses); exit status 0.
   ```pycon     run as a doctest (ELLIPSIS on).
   ```java      compiled against the packaged jar (bindings/java/target/
                idgen-*.jar, or $IDGEN_DOCS_JAR) and JNA, and run on the java

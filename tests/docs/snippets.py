@@ -117,10 +117,11 @@ def check_python(b: Block, env: Env) -> tuple[int, list[str]]:
             f.write(b.text + "\n")
         cmd = [env.vpy, "-m", "doctest", "-o", "ELLIPSIS", path]
     else:
-        # A README's later blocks go on from its first one: `import idgen` is given.
+        # Run exactly as written: a reader copies one block, so each block
+        # imports what it uses (a missing `import idgen` fails here).
         path = os.path.join(d, "doc.py")
         with open(path, "w", encoding="utf-8") as f:
-            f.write("import idgen  # given by the docs test\n" + b.text + "\n")
+            f.write(b.text + "\n")
         cmd = [env.vpy, path]
     r = run(cmd, env, d)
     if r.returncode != 0:

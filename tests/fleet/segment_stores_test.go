@@ -84,7 +84,7 @@ func TestSegmentCountersRaceInProcess(t *testing.T) {
 					defer wg.Done()
 					for k := 0; k < takes; k++ {
 						ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-						prev, last, err := st.Take(ctx, "race", start, n)
+						prev, last, err := st.Take(ctx, "race", start, n, 0)
 						cancel()
 						if err != nil {
 							t.Error(err)
@@ -125,7 +125,7 @@ func TestSegmentCountersGiveBackAndTheEnd(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			take := func(st segment.Store, name string, start, n int64) (int64, int64) {
-				prev, last, err := st.Take(ctx, name, start, n)
+				prev, last, err := st.Take(ctx, name, start, n, 0)
 				require.NoError(t, err)
 				return prev, last
 			}
@@ -144,7 +144,7 @@ func TestSegmentCountersGiveBackAndTheEnd(t *testing.T) {
 
 			prev, last = take(a, "end", math.MaxInt64-2, 1000)
 			require.Equal(t, [2]int64{math.MaxInt64 - 3, math.MaxInt64}, [2]int64{prev, last}, "cut short at INT64_MAX")
-			_, _, err = b.Take(ctx, "end", 1, 1000)
+			_, _, err = b.Take(ctx, "end", 1, 1000, 0)
 			require.ErrorIs(t, err, errs.ErrTimeOverflow)
 			require.Contains(t, err.Error(), "INT64_MAX")
 		})

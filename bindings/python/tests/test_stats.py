@@ -80,6 +80,20 @@ def test_leased_generator_reports_held_its_pair_and_fence(lease_dir: str) -> Non
         assert st.leases_taken == 1 and st.issued >= 1
 
 
+def test_first_fence_counts_as_renewed(lease_dir: str) -> None:
+    # The take's first fence is an acknowledged write: a standing fence is
+    # never reported "never renewed" (renewed_unix_ms -1) before the first
+    # renewal, which lease_ttl=30s puts far off.
+    before = int(time.time() * 1000)
+    cfg = f"preset=snowflake worker=lease lease_dir={lease_dir} lease_ttl=30s max_outage=60s"
+    with idgen.Generator(cfg) as g:
+        after = int(time.time() * 1000)
+        st = g.stats()
+        assert st.lease_state is idgen.LeaseState.HELD and st.fence_unix_ms > before
+        assert st.renewals == 0
+        assert before <= st.renewed_unix_ms <= after
+
+
 def test_closed_generator_raises_closed_error() -> None:
     g = idgen.Generator("preset=snowflake worker=3")
     g.close()

@@ -23,21 +23,19 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 		return nil, err
 	}
 	var t tally
-	absentState := lease.Unmarked // a pool never used here
-	if st, ok := s.statAt(markerName(req.Pool.Name)); ok && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-		absentState = lease.Missing
-	}
+	m := s.readMarker(req.Pool.Name)
 	for _, p := range req.Candidates() {
-		// A pair without a file has a missing record: a request that
-		// skips those must not create files for them.
-		c, out, why, err := s.claim(req.Pool.Name, p, !req.Skips(p, lease.Record{}, absentState))
+		// A pair without a file has no record (lost, or never had one: the
+		// marker says): a request that skips it must not create its file.
+		c, out, why, err := s.claim(req.Pool.Name, p, !req.Skips(p, lease.Record{}, m.absent(p)))
 		if err != nil {
 			return nil, err
 		}
 		if out == claimed {
 			if c.state == lease.Missing {
-				c.state = absentState
+				c.state = m.absent(p)
 			}
+			c.pool, c.notes = req.Pool.Name, notes(m, p, req)
 			if rec, state := c.Predecessor(); !req.Skips(p, rec, state) {
 				s.mark(req.Pool.Name)
 				return c, nil
@@ -53,7 +51,7 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 // tally counts why the pairs of a request could not be taken.
 type tally struct {
 	busy, foreign, bad, skipped, unusable int
-	firstBad, firstUnusable               string
+	firstBad, firstUnusable, firstSkipped string
 }
 
 // add counts one pair (path: its file).
@@ -63,6 +61,9 @@ func (t *tally) add(out outcome, why, path string) {
 		t.busy++
 	case absent:
 		t.skipped++
+		if t.firstSkipped == "" {
+			t.firstSkipped = path
+		}
 	case othersFile:
 		t.foreign++
 	case notAFile:
@@ -88,7 +89,7 @@ func (t *tally) err(req lease.Request, dir string) error {
 		msg += fmt.Sprintf(", %d by names that are not usable lease files (first: %s)", t.unusable, t.firstUnusable)
 	}
 	if t.skipped > 0 {
-		msg += fmt.Sprintf(", %d with records ahead of the clock", t.skipped)
+		msg += fmt.Sprintf(", %d with records ahead of the clock or missing (first: %s)", t.skipped, t.firstSkipped)
 	}
 	if t.bad > 0 {
 		msg += fmt.Sprintf(", %d with records that fail their checksum (first: %s; remove such a file once no process uses the pair)", t.bad, t.firstBad)
@@ -126,7 +127,6 @@ func (s *Store) claim(pool string, p lease.Pair, create bool) (*claim, outcome, 
 // no claim but claimed when the name was unlinked or replaced between open
 // and lock (this lock guards nothing: the caller tries the name again).
 func (s *Store) lockFile(f *os.File, st *syscall.Stat_t, name string, p lease.Pair) (*claim, outcome, error) {
-	LockHook(int(f.Fd()), true) // before the lock: a child forked from now on lets it go
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		closeLocked(f)
 		if errors.Is(err, syscall.EWOULDBLOCK) {
@@ -152,17 +152,4 @@ func (s *Store) lockFile(f *os.File, st *syscall.Stat_t, name string, p lease.Pa
 	}
 	c.rec, c.state = rec, lease.Present
 	return c, claimed, nil
-}
-
-// markerName is the file that says a pool was used in this directory: a
-// pair of it whose file is missing lost its record (Missing), where in a
-// pool never used here it is new (Unmarked).
-func markerName(pool string) string { return pool + ".pool" }
-
-// mark makes the pool's marker (an empty file) if it is missing.
-func (s *Store) mark(pool string) {
-	fd, err := syscall.Openat(int(s.dir.Fd()), markerName(pool), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
-	if err == nil {
-		syscall.Close(fd)
-	}
 }

@@ -19,15 +19,30 @@ type claim struct {
 	ino   uint64
 	rec   lease.Record
 	state lease.State
+	// pool and notes: what the first write adds to the pool's marker
+	// before the record (the pair, the taker's reach: marker.go).
+	pool  string
+	notes string
 }
 
 func (c *claim) Pair() lease.Pair                         { return c.pair }
 func (c *claim) Predecessor() (lease.Record, lease.State) { return c.rec, c.state }
 func (c *claim) Where() string                            { return "lease file " + c.path }
 
+// LockedToTheEnd implements lease.LockedToTheEnd: the flock lasts as long
+// as the process; only a removed or replaced file (lease.ErrRemoved) lets
+// another take the pair.
+func (c *claim) LockedToTheEnd() bool { return true }
+
 func (c *claim) write(rec lease.Record) error {
 	if c.f == nil {
 		return lease.Gone("released")
+	}
+	if c.notes != "" {
+		if err := c.s.note(c.pool, c.notes); err != nil {
+			return err
+		}
+		c.notes = ""
 	}
 	b := formatRecord(rec)
 	if _, err := c.f.WriteAt(b, 0); err != nil {

@@ -6,7 +6,12 @@ package dirstore
 // a symlink, a regular file with one link owned by the caller), mode 0600
 // so that no other user can even hold its lock. A take locks the file
 // with flock, reads the counter, writes the new one and syncs it before
-// the values are handed out, then unlocks (by closing).
+// the values are handed out, then unlocks (by closing). A take that
+// finds the file missing (deleted: systemd-tmpfiles aging /var/tmp, an
+// operator) or below the taker's mark writes nothing (a missing file is
+// left empty, which is missing to every taker): the live generator
+// refuses it until it is restored (segment.Store); a process started
+// since, which knows no mark, would begin it again at start=.
 
 import (
 	"context"
@@ -47,9 +52,12 @@ func (c *Counters) Where() string { return "lease_dir " + c.s.path }
 func (c *Counters) Close() error { return c.s.Close() }
 
 // Take implements segment.Store.
-func (c *Counters) Take(ctx context.Context, name string, start, n int64) (prev, last int64, err error) {
+func (c *Counters) Take(ctx context.Context, name string, start, n, mark int64) (prev, last int64, err error) {
 	err = c.update(ctx, name, func(v int64, found bool) (int64, error) {
-		if !found {
+		switch {
+		case !found && mark > 0 || found && v < mark:
+			return v, segment.WentBack(c.Where(), name, mark, v, found, "write the line `"+strings.TrimSpace(string(formatCounter(mark)))+"` to "+c.s.path+"/"+CounterFile(name)+", mode 0600, as the user that runs the generators")
+		case !found:
 			v = start - 1
 		}
 		prev = v
@@ -87,7 +95,7 @@ func (c *Counters) update(ctx context.Context, name string, f func(v int64, foun
 	if err != nil {
 		return err
 	}
-	defer file.Close() // drops the lock
+	defer closeLocked(file) // unlocks first: see forks.go
 	path := file.Name()
 	var buf [counterLen + 1]byte
 	k, rerr := file.ReadAt(buf[:], 0)
@@ -127,12 +135,12 @@ func (c *Counters) lock(ctx context.Context, name string) (*os.File, error) {
 			return nil, c.foreign(path, &st)
 		}
 		if err := flockWithin(ctx, int(file.Fd())); err != nil {
-			file.Close()
+			closeLocked(file)
 			return nil, errs.New(errs.ErrWorker, "segment counter file %s: cannot lock it: %v", path, err)
 		}
 		// Unlinked or replaced between open and lock: lock the name again.
 		if now, ok := c.s.statAt(fname); !ok || now.Dev != st.Dev || now.Ino != st.Ino {
-			file.Close()
+			closeLocked(file)
 			continue
 		}
 		return file, nil
@@ -207,7 +215,7 @@ func (c *Counters) Read(_ context.Context, name string) (int64, bool, error) {
 	case file == nil:
 		return 0, false, errs.New(errs.ErrWorker, "segment counter file %s belongs to another user", path)
 	}
-	defer file.Close()
+	defer closeLocked(file)
 	var buf [counterLen + 1]byte
 	k, rerr := file.ReadAt(buf[:], 0)
 	v, ok := parseCounter(buf[:k])

@@ -138,21 +138,6 @@ func (s *Store) sameDir() bool {
 	return syscall.Fstat(fd, &st) == nil && st.Dev == s.dev && st.Ino == s.ino
 }
 
-// LockHook is told of every lease file descriptor that may hold a flock
-// (held true) before it is locked, and again (held false) before it is
-// closed. A flock belongs to the open file, which a forked child shares: a
-// child living on after its parent died would keep the pair locked. The C
-// library sets a hook that closes the child's copies at fork (the parent
-// keeps its lock); the default does nothing.
-var LockHook = func(fd int, held bool) {}
-
-// closeLocked closes a lease file that LockHook was told of: the hook
-// first, so a child never closes a number the parent has since reused.
-func closeLocked(f *os.File) {
-	LockHook(int(f.Fd()), false)
-	f.Close()
-}
-
 func unwrap(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -177,12 +162,13 @@ const (
 	absent // no file, and the request did not want one made
 )
 
-// openFile opens name in the directory read-write, creating it (mode
+// openUntracked opens name in the directory read-write, creating it (mode
 // perm) when create is set, as a file of kind that idgen may write: a
 // regular file with one link, the caller's. Anything else is closed again
 // and told by the outcome: absent, notAFile (why says what is there),
 // othersFile (st is its stat). An error is the system's, unwrapped.
-func (s *Store) openFile(name, kind string, create bool, perm uint32) (f *os.File, st syscall.Stat_t, out outcome, why string, err error) {
+// openFile is the one to call: it tells LockHook of the file.
+func (s *Store) openUntracked(name, kind string, create bool, perm uint32) (f *os.File, st syscall.Stat_t, out outcome, why string, err error) {
 	path := s.path + "/" + name
 	flags := syscall.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if create {

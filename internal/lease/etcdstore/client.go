@@ -91,7 +91,8 @@ func (e *rpcError) transient() bool {
 // member once, starting with the last that answered. A member gets two
 // thirds of the time left while others remain to be tried (a member that
 // is down refuses at once; one that hangs must leave time for the next).
-func (c *client) call(ctx context.Context, path string, req, resp any) error {
+func (c *client) call(ctx context.Context, path string, req, resp any) (err error) {
+	defer caught(&err, path)
 	body, err := json.Marshal(req)
 	if err != nil {
 		return err
@@ -189,25 +190,28 @@ func (c *client) authToken(ctx context.Context, idx int) (string, error) {
 const authTimeout = 5 * time.Second
 
 func (c *client) authenticate(idx int, done chan struct{}) {
-	ctx, cancel := context.WithTimeout(context.Background(), authTimeout)
-	defer cancel()
-	body, _ := json.Marshal(map[string]string{"name": c.u.User, "password": c.u.Password})
 	var r struct {
 		Token string `json:"token"`
 	}
-	err := c.post(ctx, idx, "/v3/auth/authenticate", "", body, &r)
+	off, err := false, error(nil)
+	defer func() { // after caught: a panic ends the authentication as an error
+		c.mu.Lock()
+		c.token, c.authOff, c.authErr, c.authing = r.Token, off, err, nil
+		c.mu.Unlock()
+		close(done)
+	}()
+	defer caught(&err, "authenticate")
+	ctx, cancel := context.WithTimeout(context.Background(), authTimeout)
+	defer cancel()
+	body, _ := json.Marshal(map[string]string{"name": c.u.User, "password": c.u.Password})
+	err = c.post(ctx, idx, "/v3/auth/authenticate", "", body, &r)
 	var re *rpcError
-	off := false
 	switch {
 	case errors.As(err, &re) && strings.Contains(re.Error(), "authentication is not enabled"):
 		off, err = true, nil // as etcd's own client: credentials a cluster does not ask for are not used
 	case errors.As(err, &re) && (re.Code == codeInvalidArgument || re.Code == codeUnauthenticated):
 		err = &authError{user: c.u.User, msg: re.Error()}
 	}
-	c.mu.Lock()
-	c.token, c.authOff, c.authErr, c.authing = r.Token, off, err, nil
-	c.mu.Unlock()
-	close(done)
 }
 
 // authError is a refused authentication: no other member would accept it.

@@ -9,11 +9,16 @@ package etcdstore
 // branch reads the key, and the taker tries again from there. A taker
 // keeps the revision its own write made, so a take costs one round trip
 // while nobody else takes. A write whose answer never came may have
-// landed: its values are then lost, never handed out twice.
+// landed: its values are then lost, never handed out twice. A take with
+// a mark (segment.Store) refuses a key that is missing or below it; the
+// transaction's compare on the revision read makes that check and the
+// write one atomic step (a key deleted since makes it fail, and the key
+// is read again).
 
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -113,12 +118,21 @@ func (c *Counters) write(ctx context.Context, key string, at counterAt, v int64)
 }
 
 // Take implements segment.Store.
-func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64, int64, error) {
+func (c *Counters) Take(ctx context.Context, name string, start, n, mark int64) (int64, int64, error) {
 	key := CounterKey(c.s.url.Root, name)
 	for {
 		at, err := c.current(ctx, key)
 		if err != nil {
 			return 0, 0, err
+		}
+		if at.rev == 0 && mark > 0 || at.rev != 0 && at.last < mark {
+			c.forget(key) // a cached answer may be stale: refuse only what the store says
+			if at, err = c.current(ctx, key); err == nil && (at.rev == 0 && mark > 0 || at.rev != 0 && at.last < mark) {
+				err = segment.WentBack(c.Where(), name, mark, at.last, at.rev != 0, fmt.Sprintf("etcdctl put %s 'idgen-segment 1 %d'", key, mark))
+			}
+			if err != nil {
+				return 0, 0, err
+			}
 		}
 		if at.rev == 0 {
 			at.last = start - 1
@@ -140,12 +154,17 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 	}
 }
 
+// forget drops what the last answer said about key: read it afresh.
+func (c *Counters) forget(key string) {
+	c.mu.Lock()
+	delete(c.known, key)
+	c.mu.Unlock()
+}
+
 // GiveBack implements segment.Store.
 func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (bool, error) {
 	key := CounterKey(c.s.url.Root, name)
-	c.mu.Lock()
-	delete(c.known, key) // read it afresh: only its present value counts
-	c.mu.Unlock()
+	c.forget(key) // only its present value counts
 	at, err := c.current(ctx, key)
 	if err != nil || at.rev == 0 || at.last != last {
 		return false, err

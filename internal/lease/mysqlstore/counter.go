@@ -19,13 +19,17 @@ package mysqlstore
 // knows its segment from one round trip: prev+1 .. segment.Advance(prev,
 // n). Racing takers queue on the row lock and each gets its own range. A
 // missing row is inserted first (a racing maker's duplicate key is the
-// same). A give-back is an UPDATE that matches only while the row still
+// same); a take with a mark (segment.Store) matches only a row at or
+// above it and never inserts: a row deleted (an operator's DELETE) or
+// rolled back under a live generator is refused until it is restored. A
+// give-back is an UPDATE that matches only while the row still
 // stands at the end of the giver's last segment.
 
 import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -101,11 +105,11 @@ func (c *Counters) Where() string { return "table " + c.s.table + " on " + c.s.u
 func (c *Counters) Close() error { return c.s.Close() }
 
 // Take implements segment.Store.
-func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64, int64, error) {
+func (c *Counters) Take(ctx context.Context, name string, start, n, mark int64) (int64, int64, error) {
 	s := c.s
 	for try := 0; try < 3; try++ {
 		res, err := s.db.ExecContext(ctx, "UPDATE "+s.table+" SET last = CASE WHEN LAST_INSERT_ID(last) > ? THEN ? ELSE last + ? END "+
-			"WHERE name = ? AND last BETWEEN 0 AND ?", int64(math.MaxInt64)-n, int64(math.MaxInt64), n, name, int64(math.MaxInt64-1))
+			"WHERE name = ? AND last BETWEEN ? AND ?", int64(math.MaxInt64)-n, int64(math.MaxInt64), n, name, mark, int64(math.MaxInt64-1))
 		if err != nil {
 			return 0, 0, s.fail("take a segment of counter "+name+" in "+s.table, err)
 		}
@@ -117,7 +121,13 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 			last, err := segment.Advance(prev, n)
 			return prev, last, err
 		}
-		// No row, one used up, or one an operator broke.
+		// No row, one used up, one an operator broke, or one below the mark.
+		if mark > 0 {
+			if err := c.refuse(ctx, name, mark); err != nil {
+				return 0, 0, err
+			}
+			continue // a racing take moved it: take again
+		}
 		_, err = s.db.ExecContext(ctx, "INSERT INTO "+s.table+" (name, last) VALUES (?, ?)", name, start-1)
 		if err == nil || errNumber(err) == errDupKey {
 			if err := c.check(ctx, name); err != nil {
@@ -144,6 +154,25 @@ func (c *Counters) check(ctx context.Context, name string) error {
 		return errs.New(errs.ErrWorker, "%s: counter %s holds %d, which is not a counter idgen wrote (never below 0); idgen never guesses one", c.Where(), name, last)
 	}
 	return nil
+}
+
+// refuse is the failure of a take with a mark that matched no row (nil
+// when the row stands at or above the mark by now: take again): the
+// counter used up or broken (check), or missing or below the mark
+// (nothing is written).
+func (c *Counters) refuse(ctx context.Context, name string, mark int64) error {
+	if err := c.check(ctx, name); err != nil {
+		return err
+	}
+	last, found, err := c.Read(ctx, name)
+	switch {
+	case err != nil:
+		return err
+	case found && last >= mark:
+		return nil // it stands at or above the mark now
+	}
+	fix := fmt.Sprintf("INSERT INTO %s (name, last) VALUES ('%s', %d) ON DUPLICATE KEY UPDATE last = %d", c.s.table, name, mark, mark)
+	return segment.WentBack(c.Where(), name, mark, last, found, fix)
 }
 
 // GiveBack implements segment.Store.

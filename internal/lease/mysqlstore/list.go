@@ -16,8 +16,7 @@ const errNoTable = 1146
 // leases): a missing table lists as an empty pool.
 func OpenReadOnly(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, func(s *Store, ctx context.Context) error {
-		_, err := s.db.ExecContext(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0")
-		s.seq = err == nil
+		s.checkSeq(ctx)
 		return nil
 	})
 }
@@ -50,4 +49,38 @@ func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error
 		return nil, s.fail("read "+s.table, err)
 	}
 	return out, nil
+}
+
+// OpenCountersReadOnly connects without creating the counter table (idgen
+// leases on a segment configuration): a missing table reads as a counter
+// never begun.
+func OpenCountersReadOnly(u *config.StoreURL, table string, timeout time.Duration) (*CounterReader, error) {
+	s, err := sqlclaim.Open(timeout, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, timeout) }, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &CounterReader{Counters{s: s}}, nil
+}
+
+// CounterReader reads counters, writing and creating nothing.
+type CounterReader struct{ c Counters }
+
+// Where names the server and the table.
+func (r *CounterReader) Where() string { return r.c.Where() }
+
+// Close closes the connections.
+func (r *CounterReader) Close() error { return r.c.s.Close() }
+
+// Read is Counters.Read; without the table, no counter was ever begun.
+func (r *CounterReader) Read(ctx context.Context, name string) (int64, bool, error) {
+	var n int
+	err := r.c.s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.tables
+		WHERE table_schema = DATABASE() AND table_name = ?`, r.c.s.plain).Scan(&n)
+	if err != nil {
+		return 0, false, r.c.s.fail("look for table "+r.c.s.table, err)
+	}
+	if n == 0 {
+		return 0, false, nil
+	}
+	return r.c.Read(ctx, name)
 }

@@ -117,12 +117,7 @@ func connect(ctx context.Context, u *config.StoreURL, table string, ttl time.Dur
 // quoteIdent quotes an identifier (config checked it is plain already).
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-func redact(u *config.StoreURL, msg string) string {
-	if u.Password != "" {
-		msg = strings.ReplaceAll(msg, u.Password, "***")
-	}
-	return msg
-}
+func redact(u *config.StoreURL, msg string) string { return u.Scrub(msg) }
 
 // explainConnect names what failed without the password.
 func explainConnect(u *config.StoreURL, err error) error {

@@ -12,30 +12,19 @@ import (
 // goes on in the same tick, and writer the random number of the Keeper
 // that wrote the record (its Holder), so a holder knows its own record
 // when it takes its pair again. A table made by an older idgen, or by a
-// DBA from an older DDL, may lack them: idgen adds them when the user may
-// alter the table, and otherwise writes neither (a clean restart then
-// starts in the next tick; a holder whose claim lapsed waits for its own
-// fence like anyone's).
+// DBA from an older DDL, may lack them: idgen then writes neither (a clean
+// restart starts in the next tick; a holder whose claim lapsed waits for
+// its own fence like anyone's). Opening never alters the table: an ALTER
+// waits for every open transaction on it (a reader's, a report's) and
+// every statement of the live holders queues behind it, so their renewals
+// stop with the store up. A DBA adds the columns while no holder uses
+// the table: ALTER TABLE t ADD COLUMN next_seq BIGINT NOT NULL DEFAULT 0,
+// ADD COLUMN writer BIGINT NOT NULL DEFAULT 0.
 
-const (
-	errBadField = 1054 // unknown column
-	errDupField = 1060 // the column exists (a racer added it)
-)
-
-// checkSeq finds out whether the table has both columns, adding each that
-// is missing when the user may.
+// checkSeq finds out whether the table has both columns, changing nothing.
 func (s *Store) checkSeq(ctx context.Context) {
-	s.seq = true
-	for _, col := range []string{"next_seq", "writer"} {
-		_, err := s.db.ExecContext(ctx, "SELECT "+col+" FROM "+s.table+" LIMIT 0")
-		if errNumber(err) == errBadField {
-			_, err = s.db.ExecContext(ctx, "ALTER TABLE "+s.table+" ADD COLUMN "+col+" BIGINT NOT NULL DEFAULT 0")
-			if errNumber(err) == errDupField {
-				err = nil // a racer added it
-			}
-		}
-		s.seq = s.seq && err == nil
-	}
+	_, err := s.db.ExecContext(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0")
+	s.seq = err == nil
 }
 
 // seqColumn is next_seq and writer in a select list, or 0s without them.

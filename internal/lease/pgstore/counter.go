@@ -12,10 +12,13 @@ package pgstore
 // A take is one statement on one row: UPDATE … SET prev = last, last =
 // last + n … RETURNING prev, last. Racing takers queue on the row lock and
 // each gets its own range; a missing row is inserted with ON CONFLICT DO
-// NOTHING first.
+// NOTHING first. A take with a mark (segment.Store) matches only a row at
+// or above it, and never inserts: a row deleted (an operator's DELETE) or
+// rolled back under a live generator is refused until it is restored.
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -84,14 +87,14 @@ func (c *Counters) Close() error { return c.s.Close() }
 const maxText = "9223372036854775807"
 
 // Take implements segment.Store.
-func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64, int64, error) {
+func (c *Counters) Take(ctx context.Context, name string, start, n, mark int64) (int64, int64, error) {
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for try := 0; try < 2; try++ {
 		rows, err := s.query(ctx, `UPDATE `+s.table+` SET prev = last,
 				last = CASE WHEN last > `+maxText+` - $2::bigint THEN `+maxText+` ELSE last + $2::bigint END
-			WHERE name = $1 AND last < `+maxText+` RETURNING prev, last`, name, itoa(n))
+			WHERE name = $1 AND last < `+maxText+` AND last >= $3::bigint RETURNING prev, last`, name, itoa(n), itoa(mark))
 		if err != nil {
 			return 0, 0, s.fail("take a segment of counter "+name+" in "+s.table, err)
 		}
@@ -103,7 +106,13 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 			}
 			return prev, last, nil
 		}
-		// No row, or one used up: make it (a racing maker wins, the same).
+		// No row, one used up, or one below the mark.
+		if mark > 0 {
+			if err := c.refuse(ctx, name, n, mark); err != nil {
+				return 0, 0, err
+			}
+			continue // a racing take moved it: take again
+		}
 		rows, err = s.query(ctx, `INSERT INTO `+s.table+` (name, last, prev) VALUES ($1, $2::bigint, $2::bigint)
 			ON CONFLICT (name) DO NOTHING RETURNING 1`, name, itoa(start-1))
 		if err != nil {
@@ -119,6 +128,25 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 		}
 	}
 	return 0, 0, errs.New(errs.ErrWorker, "%s: counter %s could not be taken from", c.Where(), name)
+}
+
+// refuse is the failure of a take with a mark that matched no row (nil
+// when the row stands at or above the mark by now: take again): the
+// counter used up, or missing or below the mark (nothing is written).
+func (c *Counters) refuse(ctx context.Context, name string, n, mark int64) error {
+	last, found, err := c.Read(ctx, name)
+	switch {
+	case err != nil:
+		return err
+	case found && last == math.MaxInt64:
+		_, err = segment.Advance(last, n)
+		return err
+	case found && last >= mark:
+		return nil // it stands at or above the mark now
+	}
+	fix := fmt.Sprintf("INSERT INTO %s (name, last, prev) VALUES (%s, %d, %d) ON CONFLICT (name) DO UPDATE SET last = %d, prev = %d",
+		c.s.table, quoteLiteral(name), mark, mark, mark, mark)
+	return segment.WentBack(c.Where(), name, mark, last, found, fix)
 }
 
 // usedUp reports whether the counter stands at INT64_MAX.

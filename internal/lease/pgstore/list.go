@@ -65,3 +65,35 @@ func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
 	}
 	return time.UnixMicro(us), nil
 }
+
+// OpenCountersReadOnly connects without creating the counter table (idgen
+// leases on a segment configuration): a missing table reads as a counter
+// never begun.
+func OpenCountersReadOnly(u *config.StoreURL, table string, timeout time.Duration) (*CounterReader, error) {
+	s, err := sqlclaim.Open(timeout, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, timeout) }, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &CounterReader{Counters{s: s}}, nil
+}
+
+// CounterReader reads counters, writing and creating nothing.
+type CounterReader struct{ c Counters }
+
+// Where names the server and the table.
+func (r *CounterReader) Where() string { return r.c.Where() }
+
+// Close closes the connection.
+func (r *CounterReader) Close() error { return r.c.s.Close() }
+
+// Read is Counters.Read; without the table, no counter was ever begun.
+func (r *CounterReader) Read(ctx context.Context, name string) (int64, bool, error) {
+	rows, err := r.c.s.query(ctx, "SELECT to_regclass($1) IS NOT NULL", r.c.s.table)
+	if err != nil {
+		return 0, false, r.c.s.fail("look for table "+r.c.s.table, err)
+	}
+	if rows[0][0] != "t" {
+		return 0, false, nil
+	}
+	return r.c.Read(ctx, name)
+}

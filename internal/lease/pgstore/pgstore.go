@@ -107,7 +107,7 @@ func explainConnect(u *config.StoreURL, err error) error {
 	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
 		reason = "no answer in time"
 	}
-	return errs.New(errs.ErrWorker, "%s: %s", u.Where, reason)
+	return errs.New(errs.ErrWorker, "%s: %s", u.Where, u.Scrub(reason))
 }
 
 func (s *Store) fail(what string, err error) error {
@@ -115,10 +115,7 @@ func (s *Store) fail(what string, err error) error {
 	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42501" && s.table != "" {
 		msg += fmt.Sprintf(" (the role needs: GRANT SELECT, INSERT, UPDATE ON %s TO %s)", s.table, quoteIdent(s.url.User))
 	}
-	if s.url.Password != "" {
-		msg = strings.ReplaceAll(msg, s.url.Password, "***")
-	}
-	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where, what, msg)
+	return errs.New(errs.ErrWorker, "%s: cannot %s: %s", s.url.Where, what, s.url.Scrub(msg))
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

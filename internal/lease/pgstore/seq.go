@@ -13,18 +13,19 @@ import (
 // goes on in the same tick, and writer the random number of the Keeper
 // that wrote the record (its Holder), so a holder knows its own record
 // when it takes its pair again. A table made by an older idgen, or by a
-// DBA from its DDL, may lack them: idgen adds them when the role may, and
-// otherwise writes neither — a clean restart then starts in the next tick,
-// and a holder whose claim lapsed waits for its own fence like anyone's.
+// DBA from its DDL, may lack them: idgen then writes neither — a clean
+// restart starts in the next tick, and a holder whose claim lapsed waits
+// for its own fence like anyone's. Opening never alters the table: an
+// ALTER waits for every open transaction on it and every statement of the
+// live holders queues behind its lock, so their renewals stop with the
+// store up. A DBA adds the columns while no holder uses the table: ALTER
+// TABLE t ADD COLUMN next_seq bigint NOT NULL DEFAULT 0, ADD COLUMN
+// writer bigint NOT NULL DEFAULT 0.
 
-// checkSeq finds out whether the existing table has both columns, adding
-// them when they are missing and the role may alter the table.
+// checkSeq finds out whether the existing table has both columns,
+// changing nothing.
 func (s *Store) checkSeq(ctx context.Context) error {
-	if _, err := s.query(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0"); err == nil {
-		s.seq = true
-		return nil
-	}
-	_, err := s.query(ctx, "ALTER TABLE "+s.table+" ADD COLUMN IF NOT EXISTS next_seq bigint NOT NULL DEFAULT 0, ADD COLUMN IF NOT EXISTS writer bigint NOT NULL DEFAULT 0")
+	_, err := s.query(ctx, "SELECT next_seq, writer FROM "+s.table+" LIMIT 0")
 	s.seq = err == nil
 	return nil
 }

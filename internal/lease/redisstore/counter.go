@@ -1,11 +1,13 @@
 package redisstore
 
 // Segment counters (preset=segment store=redis://…): one string key per
-// counter holding its last value (start-1 when new), and a set of the
-// counters made in the database, under one hash tag (one cluster slot):
+// counter holding its last value (start-1 when new), a set of the
+// counters made in the database, and the counters' incarnation, under one
+// hash tag (one cluster slot):
 //
 //	idgen:{segment}:c:<name>   the counter: a take is INCRBY
 //	idgen:{segment}:names      the names of the counters made here
+//	idgen:{segment}:inc        the incarnation: a random id, when it was made
 //
 // A take is one script (takeScript): it makes a missing counter, refuses
 // one that Redis lost, and moves it up with INCRBY, cut at INT64_MAX. All
@@ -23,17 +25,35 @@ package redisstore
 // refuses it as well) when
 //
 //   - it is missing but its name is in the set (deleted, or lost alone);
-//   - it is missing, or stands below the end of the last segment this
-//     generator took (each generator remembers that high-water mark), so
-//     Redis lost it or went back in time under a live generator.
+//   - it is missing, or stands below the taker's high-water mark (the end
+//     of the last segment its generator took, segment.Store), so Redis
+//     lost it or went back in time under a live generator;
+//   - a live generator's watch (counter_watch.go: every 0.5 s, off the
+//     hot path) finds its key gone or below its mark: it leaves the
+//     refusal in the key at once, before a taker can make the counter
+//     again or take from the older value.
+//
+// A taker that would make a new counter does so only in an incarnation at
+// least 2.5 s old (counterProbation): it makes the incarnation key when
+// there is none (a new database, or one that lost everything) and waits
+// until then, so that every live generator's watch has looked and
+// refused its lost counter. So a Redis that restarts empty under live
+// generators of a counter never begins it again, whoever opens first; the
+// first counter of a database costs that wait once.
 //
 // An operator then sets the key to the highest value handed out (SET
-// idgen:{segment}:c:<name> N) and the generators go on from there. Not
-// covered: the whole database emptied while no generator of that counter
-// runs (both the counter and the set are gone, and nobody remembers):
-// the counter begins again at start. Run Redis with appendonly yes and
-// appendfsync always (and ?wait=N with replicas, which makes a take count
-// only once N replicas have it) when that matters.
+// idgen:{segment}:c:<name> N, at least the value the refusal names) and
+// the generators go on from there.
+//
+// Not covered: the data lost while no live generator of the counter can
+// reach Redis for the whole probation (none runs, or all are cut off from
+// Redis, frozen or partitioned, while it restarts empty): the counter
+// begins again at start (a generator cut off that comes back refuses it
+// then, at its next take or look, but a taker may have handed out values
+// again by then). Redis keeps what idgen needs only with
+// appendonly yes and appendfsync always (a restart then loses nothing
+// acknowledged), and, with replicas, ?wait=N, which makes a take count
+// only once N replicas have it.
 
 import (
 	"context"
@@ -42,9 +62,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/segment"
+)
+
+// watchEvery is how often the watch looks; counterProbation, how old the
+// counters' incarnation must be before a taker makes a new counter, is
+// several times longer, so that every live watch has looked by then.
+const (
+	watchEvery       = 500 * time.Millisecond
+	counterProbation = 2500 * time.Millisecond
 )
 
 const maxText = "9223372036854775807"
@@ -52,47 +79,62 @@ const maxText = "9223372036854775807"
 // lostPrefix begins the text a refused counter's key holds.
 const lostPrefix = "idgen: counter lost: "
 
-// takeScript takes a segment. KEYS: the counter, the set of names; ARGV:
-// n, start-1, the caller's high-water mark ("" for none), the name,
-// INT64_MAX, lostPrefix. Returns {'ok', prev, last}, {'end', last} for a counter used
-// up, {'lost', text} when it refused a lost counter (and left text in the
-// key), {'bad', value} for a key that holds no counter.
-var takeScript = newScript(`
+// luaLost is the Lua of refusing a counter: plain (a value idgen wrote),
+// below (two such values compared as numbers) and lost, which leaves in the
+// key (KEYS[i]) a text saying why (ARGV: lostPrefix first) and how far
+// the counter went (mark, "" when not known), and keeps its name in the
+// set of names (names).
+const luaLost = `
 local function plain(v) return v == '0' or string.match(v, '^[1-9]%d*$') ~= nil end
 local function below(a, b)
   if #a ~= #b then return #a < #b end
   return a < b
 end
+local function lost(key, names, name, why, mark)
+  local hw = 'values up to at least ' .. mark .. ' were handed out'
+  if mark == '' then hw = 'how far it went is not known here' end
+  local t = ARGV[1] .. why .. '; ' .. hw .. '; SET this key to at least that value to go on'
+  redis.call('SET', key, t)
+  redis.call('SADD', names, name)
+  return t
+end
+`
+
+// takeScript takes a segment. KEYS: the counter, the set of names, the
+// counters' incarnation; ARGV: lostPrefix, n, start-1, the caller's
+// high-water mark ("" for none), the name, INT64_MAX, a new incarnation,
+// the probation in ms. Returns {'ok', prev, last}, {'end', last} for a
+// counter used up, {'lost', text} when it refused a lost counter (and
+// left text in the key), {'bad', value} for a key that holds no counter,
+// {'wait', ms} when a new counter must wait for the incarnation to be
+// one probation old.
+var takeScript = newScript(luaNow + luaLost + `
 local v = redis.call('GET', KEYS[1])
-local why = nil
 if not v then
-  if redis.call('SISMEMBER', KEYS[2], ARGV[4]) == 1 then
-    why = 'the key is missing, though the counter was made in this database'
-  elseif ARGV[3] ~= '' then
-    why = 'the key is missing: Redis lost its data (a restart without persistence, FLUSHALL)'
-  else
-    redis.call('SET', KEYS[1], ARGV[2])
-    redis.call('SADD', KEYS[2], ARGV[4])
-    v = ARGV[2]
+  if redis.call('SISMEMBER', KEYS[2], ARGV[5]) == 1 then
+    return {'lost', lost(KEYS[1], KEYS[2], ARGV[5], 'the key is missing, though the counter was made in this database', ARGV[4])}
+  elseif ARGV[4] ~= '' then
+    return {'lost', lost(KEYS[1], KEYS[2], ARGV[5], 'the key is missing: Redis lost its data (a restart without persistence, FLUSHALL)', ARGV[4])}
   end
+  local born = tonumber(redis.call('HGET', KEYS[3], 'born') or '')
+  if not born then
+    redis.call('HSET', KEYS[3], 'inc', ARGV[7], 'born', now)
+    born = now
+  end
+  if born + tonumber(ARGV[8]) > now then return {'wait', tostring(born + tonumber(ARGV[8]) - now)} end
+  redis.call('SET', KEYS[1], ARGV[3])
+  redis.call('SADD', KEYS[2], ARGV[5])
+  v = ARGV[3]
 elseif not plain(v) then
   return {'bad', v}
-elseif ARGV[3] ~= '' and below(v, ARGV[3]) then
-  why = 'it stood at ' .. v .. ': Redis went back to older data (a restart from an old snapshot, a failover to a lagging replica)'
+elseif ARGV[4] ~= '' and below(v, ARGV[4]) then
+  return {'lost', lost(KEYS[1], KEYS[2], ARGV[5], 'it stood at ' .. v .. ': Redis went back to older data (a restart from an old snapshot, a failover to a lagging replica)', ARGV[4])}
 end
-if why then
-  local hw = 'values up to at least ' .. ARGV[3] .. ' were handed out'
-  if ARGV[3] == '' then hw = 'how far it went is not known here' end
-  local t = ARGV[6] .. why .. '; ' .. hw .. '; SET this key to the highest value handed out to go on'
-  redis.call('SET', KEYS[1], t)
-  redis.call('SADD', KEYS[2], ARGV[4])
-  return {'lost', t}
-end
-if v == ARGV[5] then return {'end', v} end
-local r = redis.pcall('INCRBY', KEYS[1], ARGV[1])
+if v == ARGV[6] then return {'end', v} end
+local r = redis.pcall('INCRBY', KEYS[1], ARGV[2])
 if type(r) == 'table' and r.err then
   if not string.find(r.err, 'overflow') then return r end
-  redis.call('SET', KEYS[1], ARGV[5])
+  redis.call('SET', KEYS[1], ARGV[6])
 end
 return {'ok', v, redis.call('GET', KEYS[1])}
 `)
@@ -108,16 +150,16 @@ return {1}
 type Counters struct {
 	s     *Store
 	mu    sync.Mutex
-	taken map[string]int64 // per counter, the end of the last segment taken (the high-water mark)
+	marks map[string]int64 // per counter taken here, the takers' high-water mark (the watch)
+	stop  chan struct{}
+	wg    sync.WaitGroup
 }
 
-// OpenCounters connects within timeout.
-func OpenCounters(u *config.StoreURL, timeout time.Duration) (*Counters, error) {
-	s, err := Open(u, timeout)
-	if err != nil {
-		return nil, err
-	}
-	return &Counters{s: s, taken: map[string]int64{}}, nil
+// note keeps a counter's mark for the watch (counter_watch.go).
+func (c *Counters) note(name string, mark int64) {
+	c.mu.Lock()
+	c.marks[name] = mark
+	c.mu.Unlock()
 }
 
 // CounterKey is the key of a counter.
@@ -129,22 +171,33 @@ const NamesKey = "idgen:{segment}:names"
 // Where names the server and the database, never the password.
 func (c *Counters) Where() string { return c.s.url.Where }
 
-// Close drops the connection.
-func (c *Counters) Close() error { return c.s.Close() }
+// Close stops the watch and drops the connection.
+func (c *Counters) Close() error {
+	c.mu.Lock()
+	select {
+	case <-c.stop:
+	default:
+		close(c.stop)
+	}
+	c.mu.Unlock()
+	err := c.s.Close()
+	c.wg.Wait()
+	return err
+}
+
+// IncKey is the counters' incarnation in a database (a hash: inc, born).
+const IncKey = "idgen:{segment}:inc"
 
 // Take implements segment.Store.
-func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64, int64, error) {
-	c.mu.Lock()
-	hw, seen := c.taken[name]
-	c.mu.Unlock()
-	mark := ""
-	if seen {
-		mark = strconv.FormatInt(hw, 10)
+func (c *Counters) Take(ctx context.Context, name string, start, n, mark int64) (int64, int64, error) {
+	m := ""
+	if mark > 0 {
+		m = strconv.FormatInt(mark, 10)
 	}
 	key := CounterKey(name)
-	a, err := c.s.eval(ctx, takeScript, []string{key, NamesKey}, strconv.FormatInt(n, 10), strconv.FormatInt(start-1, 10), mark, name, maxText, lostPrefix)
+	a, err := c.takeScript(ctx, key, strconv.FormatInt(n, 10), strconv.FormatInt(start-1, 10), m, name)
 	if err != nil {
-		return 0, 0, errs.Wrap(err, "take a segment of counter %s (key %s)", name, key)
+		return 0, 0, err
 	}
 	switch v := str(a[1]); {
 	case str(a[0]) == "lost", str(a[0]) == "bad" && strings.HasPrefix(v, lostPrefix):
@@ -163,10 +216,38 @@ func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64
 	if err := c.s.waitReplicas(ctx); err != nil {
 		return 0, 0, err // taken on the primary: lost, never handed out
 	}
-	c.mu.Lock()
-	c.taken[name] = max(c.taken[name], last)
-	c.mu.Unlock()
+	c.note(name, max(mark, last))
 	return prev, last, nil
+}
+
+// takeScript runs the take script, waiting while it says to (a new
+// counter in an incarnation younger than counterProbation).
+func (c *Counters) takeScript(ctx context.Context, key, n, from, mark, name string) ([]any, error) {
+	for {
+		a, err := c.s.eval(ctx, takeScript, []string{key, NamesKey, IncKey}, lostPrefix, n, from, mark, name, maxText, newToken(), ms(counterProbation))
+		if err != nil {
+			return nil, errs.Wrap(err, "take a segment of counter %s (key %s)", name, key)
+		}
+		if len(a) < 2 {
+			return nil, errs.New(errs.ErrWorker, "%s: counter %s: unexpected answer %v", c.Where(), name, a)
+		}
+		if str(a[0]) != "wait" {
+			return a, nil
+		}
+		wait, _ := strconv.ParseInt(str(a[1]), 10, 64)
+		d := time.Duration(max(1, wait)) * time.Millisecond
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+			return nil, errs.New(errs.ErrWorker, "%s: counters are new in this database, or it lost its data: a new counter %s is made only once its incarnation (key %s) is %s old, which is past this call's deadline",
+				c.Where(), name, IncKey, counterProbation)
+		}
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.stop:
+			return nil, errs.New(errs.ErrWorker, "%s: the store is closed", c.Where())
+		}
+	}
 }
 
 func clip(s string) string {
@@ -185,9 +266,7 @@ func (c *Counters) GiveBack(ctx context.Context, name string, last, to int64) (b
 	if n, _ := a[0].(int64); n != 1 {
 		return false, nil
 	}
-	c.mu.Lock()
-	c.taken[name] = to
-	c.mu.Unlock()
+	c.note(name, to)
 	return true, c.s.waitReplicas(ctx)
 }
 

@@ -1,70 +1,3 @@
-// Package redisstore is the Redis lease store (worker=redis://… or
-// rediss://…, Redis ≥ 6). Per pool, all under one hash tag so that every
-// script touches one cluster slot:
-//
-//	idgen:{pool}:lock:D:W   the lock: the holder's random token, set only
-//	                        if absent, expiring lease_ttl after its last
-//	                        renewal by the server's clock (PX)
-//	idgen:{pool}:rec:D:W    the record, a hash: fence, backwards, and the
-//	                        writer's token, write number, epoch, host,
-//	                        pid, time
-//	idgen:{pool}:pool       the pool's marker: its incarnation (a random
-//	                        id), when it was made, when the latest loss was
-//	                        seen (the epoch), the server's replication id
-//
-// Renewals, fence writes and releases are scripts (EVALSHA) that check the
-// holder's token and write in one atomic step; expiry and the skew
-// estimate use Redis's clock (TIME). With ?wait=N every record write then
-// waits for N replicas (WAIT) before it counts as acknowledged. The client
-// speaks to one address (a server, a primary behind a virtual IP or a
-// proxy); it follows no Cluster or Sentinel redirects.
-//
-// # Losing data
-//
-// Redis can lose what it held: a restart without persistence, FLUSHALL, a
-// failover to a replica that lagged. A record lost that way was a fence,
-// up to max_outage ahead of the time it was written, and nothing else
-// remembers it; a stale one (a lagging replica's) is below the fence its
-// holder has. The marker tells a taker what a record, or its absence,
-// means:
-//
-//   - No marker: the pool is new here, or the whole database was lost. The
-//     taker makes one (a new incarnation) and, like every taker that finds
-//     the marker younger than lease_ttl, waits until it is lease_ttl old
-//     before it reads what a missing record means. Every live holder
-//     renews within lease_ttl/3, and marks a loss when it finds the marker
-//     gone or of another incarnation, its record gone, or its record older
-//     than its last acknowledged write.
-//   - The marker keeps the server's replication id: a marker written under
-//     another one outlived its server (a replica was promoted, or a server
-//     restarted), and whoever sees that first, taker or holder, marks a
-//     loss.
-//   - A loss starts a new incarnation and epoch (the marker's lost time);
-//     every record carries the epoch it was written in. A taker waits
-//     until lease_ttl has passed since the latest loss, so that every live
-//     holder has set its lock and published its fence again; then a pair
-//     without a record, or whose record is older than the epoch, is
-//     lease.Missing, its fence up to max_outage ahead: a time generator
-//     takes it only once its clock is past that (the Keeper prefers pairs
-//     with a record behind its clock, and waits when there are none); a
-//     counter layout, which cannot wait, refuses it. Each such pair pays
-//     that wait once: its first taker writes a record of the new epoch.
-//   - No loss seen: a pair without a record never had one, lease.Fresh. The
-//     first use of a new Redis waits for no fence, only for lease_ttl.
-//
-// Live holders meanwhile keep their pairs: while a holder's lock is its own
-// or free, and its record is its own or gone, its renewal sets the lock
-// again and publishes its fence; a pair that another holder holds or wrote
-// is lease.ErrGone (the holder rides to its fence, which takers after the
-// loss wait past, then leases again), never ErrRemoved.
-//
-// What is not covered: a loss of every holder's memory at once (all
-// processes and the data, or a holder frozen or cut off for longer than
-// lease_ttl exactly while Redis lost its data) looks like a new Redis;
-// FLUSHALL on a server that keeps its replication id is seen only through
-// the holders. ?wait=N makes a lock and a fence count only once N replicas
-// have them, so a failover to one of those replicas loses nothing a holder
-// relies on.
 package redisstore
 
 import (
@@ -91,6 +24,7 @@ type Store struct {
 	url       *config.StoreURL
 	ttl       time.Duration
 	probation time.Duration // how old a marker must be before a taker trusts it
+	horizon   time.Duration // how long after a loss a lost record may hide a fence (forever: a counter layout)
 	host, pid string
 
 	mu     sync.Mutex // serialises the connection
@@ -103,9 +37,19 @@ type Store struct {
 
 // Open connects (within ttl plus a few seconds) and reads the server's
 // clock. Errors name host, port and db, never the password.
+// Its lease takers assume lost fences run at most 2·ttl ahead (the least
+// max_outage, ttl, twice for clocks apart): OpenLeases says how far.
 func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
+	return OpenLeases(u, ttl, 2*ttl)
+}
+
+// OpenLeases is Open for a lease pool whose lost records may hide fences
+// up to horizon past the moment the loss was seen (2·max_outage plus
+// max_drift for a generator with a clock; forever for a counter layout,
+// which no wait passes: Forever).
+func OpenLeases(u *config.StoreURL, ttl, horizon time.Duration) (*Store, error) {
 	host, _ := os.Hostname()
-	s := &Store{url: u, ttl: ttl, probation: ttl, host: host, pid: strconv.Itoa(os.Getpid()), done: make(chan struct{})}
+	s := &Store{url: u, ttl: ttl, probation: ttl, horizon: horizon, host: host, pid: strconv.Itoa(os.Getpid()), done: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)
 	defer cancel()
 	if _, err := s.StoreNow(ctx); err != nil {
@@ -139,7 +83,8 @@ func (s *Store) explain(err error) error {
 
 // call runs one command, connecting first when there is no connection (a
 // lease outlives a connection: the lock carries the holder's token).
-func (s *Store) call(ctx context.Context, args ...string) (any, error) {
+func (s *Store) call(ctx context.Context, args ...string) (_ any, err error) {
+	defer caught(&err, s.url.Where)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -153,8 +98,14 @@ func (s *Store) call(ctx context.Context, args ...string) (any, error) {
 		s.c = c
 	}
 	for i, a := range args {
-		if a == replidArg {
-			args[i] = s.c.replid
+		switch a {
+		case replidArg:
+			args[i] = s.c.facts.replid
+		case lossArg:
+			if why := s.c.facts.unfit(s.url.User); why != "" {
+				return nil, errs.New(errs.ErrWorker, "%s: %s", s.url.Where, why)
+			}
+			args[i] = flag(s.c.facts.mayHaveLost(s.horizon))
 		}
 	}
 	v, err := s.c.do(ctx, args...)
@@ -170,8 +121,14 @@ func (s *Store) call(ctx context.Context, args ...string) (any, error) {
 }
 
 // replidArg in a command stands for the connection's replication id,
-// read when it was made (so a command never carries another server's).
-const replidArg = "\x00replid"
+// read when it was made (so a command never carries another server's);
+// lossArg for whether a pool this server has no marker of may have lost
+// its data (facts.mayHaveLost), and a command carrying it is refused on a
+// server the lease store cannot rely on (facts.unfit).
+const (
+	replidArg = "\x00replid"
+	lossArg   = "\x00loss"
+)
 
 // eval runs a script by its SHA-1, sending it whole when the server does
 // not know it (a restarted server forgot its scripts).

@@ -8,6 +8,7 @@ package redisstore
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -21,10 +22,10 @@ import (
 
 // conn is one connection to a Redis server.
 type conn struct {
-	nc     net.Conn
-	r      *bufio.Reader
-	w      *bufio.Writer
-	replid string // the server's replication id as a primary ("" if unknown)
+	nc    net.Conn
+	r     *bufio.Reader
+	w     *bufio.Writer
+	facts facts // what the server said about itself when it was connected
 }
 
 // redisError is an error reply (-ERR …, -NOSCRIPT …, -WRONGPASS …).
@@ -79,20 +80,26 @@ func dial(ctx context.Context, addr string, tlsOn bool, user, pass string, db in
 	}
 	// A primary's replication id changes when a replica is promoted or the
 	// server restarts without its data; a user may not be allowed INFO.
-	info, err := c.do(ctx, "INFO", "replication")
-	var re redisError
-	if err != nil && !errors.As(err, &re) {
+	if c.facts, err = readFacts(ctx, c); err != nil {
 		c.close()
 		return nil, fmt.Errorf("INFO: %w", err)
 	}
-	if text, _ := info.(string); strings.Contains(text, "role:master") {
-		for _, line := range strings.Split(text, "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "master_replid:"); ok {
-				c.replid = v
-			}
-		}
-	}
 	return c, nil
+}
+
+// readFacts sends INFO all (every section, commandstats included). A
+// user not allowed INFO is noted, not failed: only taking a lease needs it.
+func readFacts(ctx context.Context, c *conn) (facts, error) {
+	info, err := c.do(ctx, "INFO", "all")
+	var re redisError
+	if errors.As(err, &re) {
+		return facts{denied: string(re)}, nil
+	}
+	if err != nil {
+		return facts{}, err
+	}
+	text, _ := info.(string)
+	return parseFacts(text), nil
 }
 
 func (c *conn) close() { _ = c.nc.Close() }
@@ -118,9 +125,56 @@ func (c *conn) do(ctx context.Context, args ...string) (any, error) {
 	return c.read()
 }
 
+// Bounds on what a reply may announce: the store's replies are small (a
+// script's few fields, an INFO section, a SCAN page), and a server that
+// announces more (a bulk of 2^40 bytes, an array of 2^40 elements, arrays
+// nested a million deep) is answered with an error, never with an
+// allocation of what it announced.
+const (
+	maxBulk  = 16 << 20
+	maxArray = 1 << 20
+	maxDepth = 8
+	maxLine  = 64 << 10
+)
+
 // read reads one reply: string, int64, nil, []any or a redisError.
-func (c *conn) read() (any, error) {
-	line, err := c.r.ReadString('\n')
+func (c *conn) read() (any, error) { return c.readAt(0) }
+
+// line reads one line of at most maxLine bytes.
+func (c *conn) line() (string, error) {
+	var b []byte
+	for {
+		part, err := c.r.ReadSlice('\n')
+		b = append(b, part...)
+		if len(b) > maxLine {
+			return "", fmt.Errorf("the server sent a line longer than %d bytes", maxLine)
+		}
+		if err != bufio.ErrBufferFull {
+			return string(b), err
+		}
+	}
+}
+
+// size reads a bulk or array length, at most limit ("-1": nil).
+func size(body string, limit int, what string) (int, bool, error) {
+	n, err := strconv.ParseInt(body, 10, 64)
+	switch {
+	case err != nil:
+		return 0, false, fmt.Errorf("malformed %s length %q from the server", what, body)
+	case n < 0:
+		return 0, false, nil
+	case n > int64(limit):
+		return 0, false, fmt.Errorf("the server announced a %s of %d, more than idgen reads (%d): not a Redis reply to this command", what, n, limit)
+	}
+	return int(n), true, nil
+}
+
+// readAt reads one reply nested depth arrays deep.
+func (c *conn) readAt(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("the server sent arrays nested more than %d deep", maxDepth)
+	}
+	line, err := c.line()
 	if err != nil {
 		return nil, err
 	}
@@ -140,34 +194,35 @@ func (c *conn) read() (any, error) {
 	case '#': // RESP3 boolean
 		return body == "t", nil
 	case '$', '=', '!': // bulk string, RESP3 verbatim string and bulk error
-		n, err := strconv.Atoi(body)
-		if err != nil || n < 0 {
+		n, ok, err := size(body, maxBulk, "bulk string")
+		if !ok {
 			return nil, err // $-1: nil
 		}
-		b := make([]byte, n+2)
-		if _, err := io.ReadFull(c.r, b); err != nil {
+		var buf bytes.Buffer // grows with what arrives, not with what was announced
+		if _, err := io.CopyN(&buf, c.r, int64(n)+2); err != nil {
 			return nil, err
 		}
+		b := buf.Bytes()
 		if kind == '!' {
 			return nil, redisError(b[:n])
 		}
 		return string(b[:n]), nil
 	case '*', '~', '>', '%': // array, RESP3 set, push, map (as pairs)
-		n, err := strconv.Atoi(body)
-		if err != nil || n < 0 {
+		n, ok, err := size(body, maxArray, "array")
+		if !ok {
 			return nil, err // *-1: nil
 		}
 		if kind == '%' {
 			n *= 2
 		}
-		out := make([]any, n)
-		for i := range out {
-			v, err := c.read()
+		out := make([]any, 0, min(n, 1024)) // grown as elements arrive
+		for range n {
+			v, err := c.readAt(depth + 1)
 			var re redisError
 			if err != nil && !errors.As(err, &re) {
 				return nil, err
 			}
-			out[i] = v
+			out = append(out, v)
 		}
 		return out, nil
 	}

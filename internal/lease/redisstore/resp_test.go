@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"net"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +86,49 @@ func TestMalformedAndTimeout(t *testing.T) {
 	_, err = c.do(ctx, "PING")
 	require.Error(t, err)
 	require.Less(t, time.Since(start), 2*time.Second, "every call has a deadline")
+}
+
+// A hostile or broken server on a real socket announces more than any
+// reply of the store's commands: the read fails with an error naming it,
+// at once, without allocating what was announced (a bulk of 2^40 bytes
+// used to be made before a byte of it arrived), and the connection is
+// dropped, not the process.
+func TestHostileAnnouncementsAreRefusedNotAllocated(t *testing.T) {
+	tests := []struct{ name, reply, want string }{
+		{"bulk of 2^40", "$1099511627776\r\nabc", "bulk string of 1099511627776"},
+		{"array of 2^40", "*1099511627776\r\n:1\r\n", "array of 1099511627776"},
+		{"map of 2^40", "%1099511627776\r\n", "array of 1099511627776"},
+		{"nested deep", strings.Repeat("*1\r\n", 100000) + ":1\r\n", "nested more than"},
+		{"endless line", "+" + strings.Repeat("x", 1<<20), "longer than"},
+		{"bad length", "$12x\r\n", "malformed bulk string length"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			defer ln.Close()
+			go func() {
+				s, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				defer s.Close()
+				_, _ = bufio.NewReader(s).ReadString('\n')
+				_, _ = s.Write([]byte(tt.reply))
+				time.Sleep(2 * time.Second) // hold the connection: the client must not wait for the rest
+			}()
+			nc, err := net.Dial("tcp", ln.Addr().String())
+			require.NoError(t, err)
+			c := &conn{nc: nc, r: bufio.NewReader(nc), w: bufio.NewWriter(nc)}
+			defer c.close()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err = c.do(ctx, "PING")
+			runtime.ReadMemStats(&after)
+			require.ErrorContains(t, err, tt.want)
+			require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "allocated no more than the bounds")
+		})
+	}
 }

@@ -24,7 +24,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `
 
 // markerScript reads the pool's marker, making it when missing (a new
-// incarnation: ARGV[1], born now). ARGV[2] is the server's replication id
+// incarnation: ARGV[1], born now; ARGV[3] '1': made as a loss, lost = now,
+// when the server cannot tell a new pool from one it lost, see
+// facts.mayHaveLost). ARGV[2] is the server's replication id
 // ("" if unknown): a marker written under another one lived on a server
 // that was replaced since (a failover, a restart), which is a loss: a new
 // incarnation, and lost = the new epoch (ms, increasing). Returns {inc,
@@ -33,6 +35,7 @@ var markerScript = newScript(luaNow + `
 local m = KEYS[1]
 if redis.call('EXISTS', m) == 0 then
   redis.call('HSET', m, 'inc', ARGV[1], 'born', now)
+  if ARGV[3] == '1' then redis.call('HSET', m, 'lost', now) end
   if ARGV[2] ~= '' then redis.call('HSET', m, 'replid', ARGV[2]) end
 elseif ARGV[2] ~= '' then
   local rid = redis.call('HGET', m, 'replid')
@@ -49,13 +52,13 @@ return {r[1] or '', r[2] or '', r[3] or '', tostring(now)}
 
 // acquireScript locks the first free pair of a batch. KEYS: the marker,
 // then lock and record keys per pair; ARGV: token, ttl ms, the
-// incarnation the caller read and whether it was marked lost. Returns
+// incarnation the caller read and its latest loss ("" for none). Returns
 // {index, fence, backwards, held before it, the record's token, its
 // epoch, next_seq, holder}, {-2, held} when every pair of the batch is held, {-1} when the
 // marker changed since it was read.
 var acquireScript = newScript(`
 local m = redis.call('HMGET', KEYS[1], 'inc', 'lost')
-if m[1] ~= ARGV[3] or (m[2] ~= false) ~= (ARGV[4] == '1') then return {-1} end
+if m[1] ~= ARGV[3] or (m[2] or '') ~= ARGV[4] then return {-1} end
 local held = 0
 for i = 2, #KEYS, 2 do
   if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then

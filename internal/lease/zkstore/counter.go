@@ -6,6 +6,9 @@ package zkstore
 // the version it read; a racing taker's write makes it read again. A
 // write whose answer never came may have landed: its values are then
 // lost, never handed out twice (nothing is handed out without an answer).
+// A take with a mark (segment.Store) refuses a node that is missing or
+// below it, and creates nothing; the compare-and-set on the version read
+// makes the check and the write one atomic step.
 
 import (
 	"context"
@@ -74,12 +77,16 @@ func formatCounter(v int64) []byte { return []byte(fmt.Sprintf("idgen-segment 1 
 
 // update changes the counter with a compare-and-set, reading again after
 // a racing write, until f says what to write or fails.
-func (c *Counters) update(ctx context.Context, name string, start int64, f func(v int64) (int64, error)) (int64, error) {
+func (c *Counters) update(ctx context.Context, name string, start, mark int64, f func(v int64) (int64, error)) (int64, error) {
 	p := c.path(name)
 	for {
 		v, version, found, err := c.read(ctx, name)
 		if err != nil {
 			return 0, err
+		}
+		if !found && mark > 0 || found && v < mark {
+			fix := fmt.Sprintf("zkCli.sh set %s 'idgen-segment 1 %d' (create it when missing)", p, mark)
+			return 0, segment.WentBack(c.Where(), name, mark, v, found, fix)
 		}
 		if !found {
 			if err := c.s.ensure(ctx, c.s.url.Root+"/segment"); err != nil {
@@ -110,9 +117,9 @@ func (c *Counters) update(ctx context.Context, name string, start int64, f func(
 }
 
 // Take implements segment.Store.
-func (c *Counters) Take(ctx context.Context, name string, start, n int64) (int64, int64, error) {
+func (c *Counters) Take(ctx context.Context, name string, start, n, mark int64) (int64, int64, error) {
 	var last int64
-	prev, err := c.update(ctx, name, start, func(v int64) (int64, error) {
+	prev, err := c.update(ctx, name, start, mark, func(v int64) (int64, error) {
 		var err error
 		last, err = segment.Advance(v, n)
 		return last, err

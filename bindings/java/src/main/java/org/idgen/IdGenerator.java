@@ -149,7 +149,7 @@ public final class IdGenerator implements AutoCloseable {
      */
     public UUID nextUuid() {
         if (uuidPreset == 0) {
-            uuidPreset = "preset=uuidv7".equals(config()) ? 1 : 2; // the library's own string for it
+            uuidPreset = TextIds.readsUuid(handle()) ? 1 : 2; // asked of the library, whatever name= says
         }
         if (uuidPreset != 1) {
             throw new IdGenException(ErrorCode.INVALID,

@@ -183,15 +183,16 @@ class IdGeneratorTest {
                     "a one-pair pool is full");
         }
 
-        // CLOCK: a lease whose recorded time is far ahead of the clock.
-        String cfg = "worker=lease lease_dir=" + dir;
+        // CLOCK: a lease whose recorded time is far ahead of the clock, in a
+        // pool of one pair (a pool with a never-used pair takes that one).
+        String cfg = "layout=time:41,seq:22 worker=lease lease_dir=" + dir;
         try (IdGenerator g = IdGenerator.open(cfg)) {
             g.nextId();
         }
         Path lease;
         try (Stream<Path> s = Files.walk(dir)) {
             // The pair's .lease file, not the pool's .pool record beside it.
-            lease = s.filter(p -> p.getFileName().toString().startsWith("time_time41-datacenter5")
+            lease = s.filter(p -> p.getFileName().toString().startsWith("time_time41-seq22")
                     && p.getFileName().toString().endsWith(".lease")).findFirst().orElseThrow();
         }
         String body = String.format("idgen-lease 1 %020d %03d ", 1L << 41, 0);

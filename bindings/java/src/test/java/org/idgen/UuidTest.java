@@ -71,6 +71,16 @@ class UuidTest {
     }
 
     @Test
+    void nextUuidWorksOnANamedUuidv7() { // name= applies to every generator
+        try (IdGenerator g = IdGenerator.open("preset=uuidv7 name=orders")) {
+            assertEquals(7, g.nextUuid().version());
+        }
+        try (IdGenerator g = IdGenerator.open("preset=ulid name=orders")) {
+            assertEquals(ErrorCode.INVALID, assertThrows(IdGenException.class, g::nextUuid).code());
+        }
+    }
+
+    @Test
     void nextUuidOnAnotherPresetRefusesAndConsumesNothing() {
         try (IdGenerator g = IdGenerator.open(TextIdTest.FIXED)) {
             long seq = g.decodeText(g.nextText()).sequence();

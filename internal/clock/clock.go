@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/idgen/idgen/internal/errs"
 )
 
 // Clock tells the time in nanoseconds since 1970 UTC. Generators read it
@@ -85,7 +87,7 @@ func (c *MonoClock) Cached() (int64, bool) {
 func (c *MonoClock) recentSlow() int64 {
 	v := c.cached.Load()
 	if v < 0 {
-		c.once.Do(func() { go c.refresh() })
+		c.once.Do(func() { go errs.Guard("the clock's refresher", c.refresh, c.refresherDied) })
 		select {
 		case c.wake <- struct{}{}:
 		default:
@@ -99,6 +101,15 @@ func (c *MonoClock) recentSlow() int64 {
 // elapsedEven is the ns since start with the low bit (the read mark) clear.
 func (c *MonoClock) elapsedEven() int64 { return int64(time.Since(c.start)) &^ 1 }
 
+// refresherDied parks the clock for good after a panic in its refresher
+// (a bug): Recent then reads the clock itself, never a reading that
+// stopped moving. Nothing is lost but speed, so nothing is reported.
+func (c *MonoClock) refresherDied(error) { c.cached.Store(-1) }
+
+// refreshFault, when set (tests), runs at each refresh: a panic there
+// stands for a bug in the refresher.
+var refreshFault atomic.Pointer[func()]
+
 func (c *MonoClock) refresh() {
 	t := time.NewTicker(refreshEvery)
 	defer t.Stop()
@@ -110,6 +121,9 @@ func (c *MonoClock) refresh() {
 			c.cached.Store(-1)
 			return
 		case <-t.C:
+		}
+		if f := refreshFault.Load(); f != nil {
+			(*f)()
 		}
 		if old := c.cached.Swap(c.elapsedEven()); old > 0 && old&1 == 1 {
 			idle = 0

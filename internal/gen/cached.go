@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/errs"
 
 	"github.com/idgen/idgen/internal/layout"
 )
@@ -115,10 +116,33 @@ func (g *cachedGen) fill() {
 			return
 		case <-g.kick:
 		}
-		if g.fillPass(buf, false) {
+		if g.guardedPass(buf) {
 			return
 		}
 	}
+}
+
+// fillFault, when set (tests), runs before each pass of the filler
+// goroutine: a panic there stands for a bug under the filler.
+var fillFault atomic.Pointer[func()]
+
+// guardedPass is the filler goroutine's fillPass: a panic in it (a bug)
+// fails the pass as a failed batch does, with an errs.ErrInternal naming
+// the bug that the callers waiting get, and the filler goes on (woken
+// again by the next caller that finds the ring empty).
+func (g *cachedGen) guardedPass(buf []int64) (done bool) {
+	errs.Guard("the baidu-cached filler", func() {
+		if f := fillFault.Load(); f != nil {
+			(*f)()
+		}
+		done = g.fillPass(buf, false)
+	}, func(err error) {
+		g.fillErr.Store(&err)
+		g.fills.Add(1)
+		g.broadcast()
+		done = g.closing.Load()
+	})
+	return done
 }
 
 // chunk is the length of the filler's batches.

@@ -45,7 +45,11 @@ func Keep(ttl time.Duration, held, done <-chan struct{}, keep func(ctx context.C
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), every)
-		gone := keep(ctx)
+		// A panic in keep (a bug) ends the keeping, never the host; the
+		// claim's renewals, which run the same code under the Keeper's
+		// guard, report it.
+		gone := true
+		errs.Guard("keeping a claim", func() { gone = keep(ctx) }, func(error) {})
 		cancel()
 		if gone {
 			return

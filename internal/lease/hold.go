@@ -35,7 +35,10 @@ func Take(store Store, cfg Config, iss Issuer) (*Keeper, error) {
 	}
 	if !k.env.Manual() {
 		k.stop, k.done = make(chan struct{}), make(chan struct{})
-		go k.loop()
+		go func() {
+			defer close(k.done)
+			errs.Guard("the lease keeper", k.loop, k.broke)
+		}()
 	}
 	return k, nil
 }
@@ -50,8 +53,9 @@ func (k *Keeper) Switched() (Pair, bool) {
 	return *k.switched, true
 }
 
+// loop steps until Close (in the goroutine Take starts, under
+// errs.Guard: a panic, a bug, ends it through broke).
 func (k *Keeper) loop() {
-	defer close(k.done)
 	t := time.NewTimer(k.cfg.TTL / 3)
 	defer t.Stop()
 	for {
@@ -70,6 +74,9 @@ func (k *Keeper) loop() {
 func (k *Keeper) Step() time.Duration {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if stepFault != nil {
+		stepFault()
+	}
 	if k.closed {
 		return time.Hour
 	}
@@ -85,6 +92,25 @@ func (k *Keeper) Step() time.Duration {
 	}
 	_, _, _, _ = k.measureSkew(k.cfg.TTL / 3) // reported only: an error leaves the last estimate
 	return k.cfg.TTL / 3
+}
+
+// stepFault, when set (tests), runs at each Step under the lock: a panic
+// there stands for a bug in the Keeper.
+var stepFault func()
+
+// broke stops the Keeper for good after a panic in its goroutine (err, an
+// errs.ErrInternal naming the bug): nothing more is issued under its
+// lease, every call that needs the fence moved fails with err, and the
+// lease reads lost; Close gives the pair up.
+func (k *Keeper) broke(err error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.closed {
+		return
+	}
+	k.gone = err
+	k.cur.Load().fence.Store(math.MinInt64)
+	k.publishLocked()
 }
 
 // Close stops renewing and releases the pair, writing the real last value

@@ -55,6 +55,8 @@ func (k *Keeper) unusableLocked(l *Lease) error {
 	switch {
 	case k.closed:
 		return errs.New(errs.ErrClosed, "the generator is closed")
+	case errors.Is(k.gone, errs.ErrInternal): // broke: for good
+		return errs.New(errs.ErrInternal, "%s: nothing more is issued under this lease: %v", l.Where(), k.gone)
 	case l != k.cur.Load() || k.gone != nil:
 		return errs.New(errs.ErrWorker, "lease lost: %s: %v (since %s); leasing again", l.Where(), k.gone, k.ackedAt.UTC().Format(time.RFC3339))
 	case k.failing != nil:

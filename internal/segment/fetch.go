@@ -42,8 +42,27 @@ func (c *Counter) startFetch(s *seg) bool {
 		return false // the owner's FetchStep, or a caller that runs out, takes it
 	}
 	c.wg.Add(1)
-	go c.fetch(c.step)
+	n := c.step
+	go func() {
+		defer c.wg.Done()
+		errs.Guard("segment counter "+c.cfg.Name+": the fetch", func() { c.fetch(n) }, c.fetchFailed)
+	}()
 	return true
+}
+
+// fetchFailed ends the counter for good after a panic in its fetch
+// goroutine (err, an errs.ErrInternal naming the bug): the values in hand
+// are still handed out, then every call fails with err.
+func (c *Counter) fetchFailed(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastErr = err
+	if c.ended == nil {
+		c.ended = err
+	}
+	if c.fetching {
+		c.fetched()
+	}
 }
 
 // nextStep is the size of the next take: step, or with step=auto the
@@ -72,7 +91,6 @@ func (c *Counter) nextStep(s *seg) int64 {
 // fetch takes n values from the store, trying again with a growing pause
 // while it fails, until it gets them, the counter ends, or it is closed.
 func (c *Counter) fetch(n int64) {
-	defer c.wg.Done()
 	pause := 10 * time.Millisecond
 	for {
 		if c.fetchOnce(n) {

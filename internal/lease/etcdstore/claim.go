@@ -130,12 +130,12 @@ func (c *claim) unlock(ctx context.Context) error {
 // claim's first renewal (or until it is given up): a taker holds its lock
 // however long it waits for its predecessor's record.
 func (c *claim) keep() {
-	go background(c.Where(), func() {
-		lease.Keep(c.s.ttl, c.held, nil, func(ctx context.Context) bool {
-			ttl, err := c.s.c.keepAlive(ctx, c.lease)
-			return err == nil && ttl <= 0
-		})
-	}, nil) // a panic stops the keeping; the first renewal says what became of the lock
+	// lease.Keep guards keep: a panic stops the keeping; the first renewal
+	// says what became of the lock.
+	go lease.Keep(c.s.ttl, c.held, nil, func(ctx context.Context) bool {
+		ttl, err := c.s.c.keepAlive(ctx, c.lease)
+		return err == nil && ttl <= 0
+	})
 }
 
 // kept stops keep.

@@ -1,10 +1,9 @@
 package etcdstore
 
 // A minimal client of etcd's JSON gateway (/v3/…): JSON over HTTP/1.1,
-// keys and values base64 (Go's []byte in JSON), int64s as strings. Every
-// call is bounded by its context; a member that refuses, resets or does
-// not answer in time is left for the next one, so a call survives a
-// killed leader as long as a member answers.
+// keys and values base64, int64s as strings. Every call is bounded by its
+// context; a member that refuses, resets or does not answer in time is
+// left for the next, so a call survives a killed leader.
 
 import (
 	"bytes"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
 )
 
 // client speaks to the members of one cluster.
@@ -89,10 +89,10 @@ func (e *rpcError) transient() bool {
 
 // call posts req to path and decodes the answer into resp, trying each
 // member once, starting with the last that answered. A member gets two
-// thirds of the time left while others remain to be tried (a member that
-// is down refuses at once; one that hangs must leave time for the next).
+// thirds of the time left while others remain (one that is down refuses
+// at once; one that hangs must leave time for the next).
 func (c *client) call(ctx context.Context, path string, req, resp any) (err error) {
-	defer caught(&err, path)
+	defer errs.Catch(&err, path)
 	body, err := json.Marshal(req)
 	if err != nil {
 		return err
@@ -200,7 +200,7 @@ func (c *client) authenticate(idx int, done chan struct{}) {
 		c.mu.Unlock()
 		close(done)
 	}()
-	defer caught(&err, "authenticate")
+	defer errs.Catch(&err, "authenticate")
 	ctx, cancel := context.WithTimeout(context.Background(), authTimeout)
 	defer cancel()
 	body, _ := json.Marshal(map[string]string{"name": c.u.User, "password": c.u.Password})

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
 )
 
 // A fault under a call (here a client without its HTTP client) fails the
@@ -19,7 +20,7 @@ func TestPanicsBecomeErrorsNotCrashes(t *testing.T) {
 	require.ErrorContains(t, err, "internal error")
 
 	got := make(chan error, 1)
-	background("authenticate", func() { panic("boom") }, func(err error) { got <- err })
+	errs.Guard("authenticate", func() { panic("boom") }, func(err error) { got <- err })
 	require.ErrorContains(t, <-got, "boom")
 
 	c = &client{u: &config.StoreURL{Servers: []string{"127.0.0.1:1"}, User: "u", Password: "p"}, scheme: "http"}

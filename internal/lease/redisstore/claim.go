@@ -42,11 +42,12 @@ func (c *claim) Where() string {
 // until the first write or until the claim is given up: a taker holds its
 // claim however long it waits for its predecessor's record.
 func (c *claim) keep() {
-	go lease.Keep(c.s.ttl, c.held, c.s.done, guarded(c.Where(), func(ctx context.Context) bool {
+	// lease.Keep guards the keeping: a panic ends it, never the host.
+	go lease.Keep(c.s.ttl, c.held, c.s.done, func(ctx context.Context) bool {
 		a, err := c.s.eval(ctx, lockScript, []string{c.lock}, c.token, ms(c.s.ttl), "keep")
 		n, _ := firstInt(a)
 		return err == nil && n == 0 // the lock is gone: the first write will say so
-	}))
+	})
 }
 
 func (c *claim) kept() { c.once.Do(func() { close(c.held) }) }

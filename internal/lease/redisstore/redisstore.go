@@ -84,7 +84,7 @@ func (s *Store) explain(err error) error {
 // call runs one command, connecting first when there is no connection (a
 // lease outlives a connection: the lock carries the holder's token).
 func (s *Store) call(ctx context.Context, args ...string) (_ any, err error) {
-	defer caught(&err, s.url.Where)
+	defer errs.Catch(&err, s.url.Where)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

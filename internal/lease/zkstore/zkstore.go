@@ -103,7 +103,8 @@ func (s *Store) call(ctx context.Context, f func() error) error {
 		defer cancel()
 	}
 	done := make(chan error, 1)
-	go func() { done <- f() }()
+	// A panic in the client (a bug) fails the call, never the host.
+	go errs.Guard(s.url.Where, func() { done <- f() }, func(err error) { done <- err })
 	select {
 	case err := <-done:
 		return err

@@ -283,3 +283,12 @@ class _RunGenerator(Generator):
         with self._lock:
             self._drop()
             return Generator.next_text(self)
+
+    def stats(self) -> Stats:
+        """See Generator.stats. Read under the lock every run is taken
+        under, so that the library's count (every id of the runs taken)
+        and the binding's (the ids of those runs not handed out) are of
+        one moment: read around another thread's take, the difference
+        went down, even below zero. Ids handed out meanwhile only add."""
+        with self._lock:
+            return Generator.stats(self)

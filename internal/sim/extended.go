@@ -13,7 +13,7 @@ func (s *sched) extended(p *Proc, n int) {
 		s.issue(p, 100+w.rnd.intn(1100)) // a batch borrows up to 6 s ahead (its max_drift: mixedSpec)
 	case n < 95 && s.su.Seg:
 		s.loseCounter(n == 93)
-	case n < 95 && w.store.kind == HostDir:
+	case n < 95 && w.store.kind == HostDir && s.su.Leased: // a fixed worker= has no record to age, and no guarantee across an instant restart
 		s.ageRecords()
 	case n < 97 && w.store.kind == Lossy && p.k != nil:
 		d := w.rnd.dur(3 * s.outage)

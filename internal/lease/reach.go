@@ -46,12 +46,50 @@ func (k *Keeper) readPoolReach() {
 	k.poolReach = r.PoolReach(ctx, k.cfg.Pool)
 }
 
+// OneClock is a Store whose holders all read one clock (the host
+// directory: one host). On any other store a lost record's holder ran on
+// another host's clock, which may be ahead of the taker's.
+type OneClock interface {
+	OneClock() bool
+}
+
+// LostSkew is the most a taker allows for another host's clock being
+// ahead of its own when it assumes a floor for a record that was lost (a
+// Redis restart). The allowance comes out of max_wait's slack, so that the
+// wait stays within max_wait: max_wait - max_outage - max_drift - one
+// unit, at most LostSkew (999 ms with the defaults and a 1 ms unit; a
+// coarse unit leaves less unless max_wait is raised). max_skew, when set,
+// widens it to 2·max_skew (each host within max_skew of the store's
+// clock), even past max_wait: the first taker then refuses once and
+// records the bound.
+const LostSkew = time.Second
+
+// skewAllowance is what a lost floor adds for the clocks of other hosts,
+// given reach, how far this Keeper's fences run ahead of its clock.
+func (k *Keeper) skewAllowance(reach time.Duration) time.Duration {
+	if oc, ok := k.store.(OneClock); ok && oc.OneClock() || mutant == "lost-skew" {
+		return 0
+	}
+	f := k.nextFence()
+	unit := time.Duration(k.iss.UnixMs(f+1)-k.iss.UnixMs(f)) * time.Millisecond
+	slack := min(k.cfg.Rollback.MaxWait-reach-max(unit, time.Millisecond), LostSkew)
+	return max(slack, 2*k.cfg.MaxSkew, 0)
+}
+
 // lostFloor is the Issuer's LostFloor, raised to the pool's largest reach
-// where the Issuer can say it.
+// and to the clocks of other hosts where the Issuer can say it.
 func (k *Keeper) lostFloor() (int64, bool) {
 	lost, ok := k.iss.LostFloor()
-	if rf, is := k.iss.(ReachFloor); is && ok && k.poolReach > 0 {
+	rf, is := k.iss.(ReachFloor)
+	if !is || !ok {
+		return lost, ok
+	}
+	if k.poolReach > 0 {
 		lost = max(lost, rf.LostFloorFor(k.poolReach))
+	}
+	reach := max(k.poolReach, k.reach())
+	if skew := k.skewAllowance(reach); skew > 0 {
+		lost = max(lost, rf.LostFloorFor(reach+skew))
 	}
 	return lost, ok
 }

@@ -117,7 +117,8 @@ type floorAt struct {
 func (k *Keeper) floorFor(rec Record, st State) (floorAt, bool) {
 	lost, canLose := k.lostFloor()
 	switch {
-	case mutant == "missing-is-new" && st == Missing, mutant == "ignore-predecessor":
+	case mutant == "missing-is-new" && st == Missing, mutant == "ignore-predecessor",
+		mutant == "lost-counter-new" && st == Missing && !canLose:
 		return floorAt{v: -1}, true
 	case st == Fresh || st == Unmarked && !canLose:
 		return floorAt{v: -1}, true

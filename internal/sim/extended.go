@@ -20,6 +20,7 @@ func (s *sched) extended(p *Proc, n int) {
 		p.cut, s.cutUntil = true, s.cutMap()
 		s.cutUntil[p.id] = w.now + int64(d)
 		w.store.lose()
+		s.lost = s.lost || s.su.Name == "zxid" // its records are gone for good: refused until restored
 		w.tracef("p%d cut off from the store for %s, and the store restarted empty meanwhile", p.id, d)
 	}
 }

@@ -81,4 +81,6 @@ var Mutants = []string{
 	"session-past-cap",     // a session batch makes Extend write a fence past the cap (clock + max_outage)
 	"segment-no-mark",      // a segment take ignores the high-water mark (a counter lost or deleted starts again)
 	"reach-ignored",        // a taker of a lost record ignores the pool's largest drift (the marker's reach)
+	"lost-counter-new",     // a counter layout (zxid) takes a pair a lossy store lost as new (item 6: epoch 0 again)
+	"lost-skew",            // a taker of a record a lossy store lost assumes the holder's clock was its own
 }

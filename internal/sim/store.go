@@ -139,6 +139,12 @@ func (v *view) PoolReach(context.Context, lease.Pool) time.Duration {
 	return v.s.reach
 }
 
+// OneClock: the host directory's holders share one host's clock
+// (lease.OneClock); in the simulated world each process has its own skew,
+// so this stands for a pool of processes on one host only where the skews
+// are the same host's clock read at different times.
+func (v *view) OneClock() bool { return v.s.kind == HostDir }
+
 // lose is a lossy store restarting empty.
 func (s *shared) lose() {
 	s.recs = map[lease.Pair]lease.Record{}

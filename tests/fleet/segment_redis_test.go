@@ -42,6 +42,14 @@ func TestSegmentRedisLostDataIsRefusedNeverReissued(t *testing.T) {
 			}
 			time.Sleep(500 * time.Millisecond)
 			c.lose(t)
+			// Item 1's race: a process that opens at once, before any live
+			// generator takes again, finds an empty database; it waits out
+			// the probation of a database without an incarnation, in which
+			// the live generators' watches leave their refusal in the key.
+			racer := startHolder(t, cfg, 200)
+			require.Contains(t, racer.open, "open -5 ", "a process opened right after the loss refuses the counter")
+			require.Contains(t, racer.open, "counter lost")
+			<-racer.exited
 			key := redisstore.CounterKey("lost")
 			for _, h := range hs {
 				waitRefusal(t, h, key)

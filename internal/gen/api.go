@@ -69,6 +69,22 @@ type Options struct {
 	// Counters replaces the segment counter store the configuration names
 	// (the simulator); the generator owns it.
 	Counters segment.Store
+	// Hooks, when set, is filled by Open with what the simulator steps by
+	// hand (hooks.go).
+	Hooks *Hooks
+}
+
+// Hooks is what Open hands a caller that steps a generator's background
+// work itself (a manual lease.Env: the simulator).
+type Hooks struct {
+	// Keeper is the generator's lease Keeper, nil without a lease.
+	Keeper *lease.Keeper
+	// Prefetch runs a segment counter's prefetch step (nil for any other
+	// generator).
+	Prefetch func()
+	// Fill runs baidu-cached's filler once if it was woken (a no-op for
+	// any other generator).
+	Fill func()
 }
 
 // NextText writes the next id as text into dst, which must hold

@@ -189,10 +189,10 @@ func (g *cachedGen) fillPass(buf []int64, once bool) (done bool) {
 	}
 }
 
-// StepFiller runs a baidu-cached generator's filler once if it was woken
-// (a manual Env: the simulator calls it where the filler goroutine would
-// run); other generators ignore it.
-func StepFiller(g Generator) {
+// stepFiller runs a baidu-cached generator's filler once if it was woken
+// (a manual Env: Hooks.Fill, where the filler goroutine would run); other
+// generators ignore it.
+func stepFiller(g Generator) {
 	c, ok := g.(*cachedGen)
 	if !ok || !c.manual {
 		return

@@ -128,7 +128,7 @@ func (c *core) stats(s *Stats) {
 // issuedNow is the ids issued so far.
 func (c *core) issuedNow() int64 { return c.issued.total(&c.state, c.count) }
 
-// base is the core of a generator that has one (Continue, KeeperOf).
+// base is the core of a generator that has one (Continue, keeperOf).
 func (c *core) base() *core { return c }
 
 // space names a generator's id space and fixed pair; "" for a leased one,

@@ -102,11 +102,3 @@ func Continue(g, prev Generator) {
 	last := b.base().state.Load() &^ closedBit
 	_ = a.base().jump(func(cur uint64) (uint64, error) { return max(cur, last), nil }) // it issues nothing by moving
 }
-
-// KeeperOf is the lease Keeper of g, or nil (the simulator steps it).
-func KeeperOf(g Generator) *lease.Keeper {
-	if c, ok := g.(interface{ base() *core }); ok && c.base().lm != nil {
-		return c.base().lm.k
-	}
-	return nil
-}

@@ -5,7 +5,8 @@
 //
 // Its files use one another one way only, from the top down:
 //
-//	default.go     the default generator, Continue, KeeperOf
+//	default.go     the default generator, Continue (hooks.go: what the
+//	               simulator steps by hand)
 //	generator.go   Open: the opening path, to every generator, in the
 //	               order it takes: sources.go (pid, mac), shape.go,
 //	               stores.go, then segment.go, textgens.go (text
@@ -36,6 +37,14 @@ import (
 // shape (shape.go), the store (stores.go), then the generator of its
 // scheme (segment.go, textgens.go, or leaser.go and build.go).
 func Open(c *config.Spec, opt Options) (Generator, error) {
+	g, err := openResolved(c, opt)
+	if err == nil && opt.Hooks != nil {
+		*opt.Hooks = hooksOf(g)
+	}
+	return g, err
+}
+
+func openResolved(c *config.Spec, opt Options) (Generator, error) {
 	rc := *c // the resolved copy
 	numeric := rc.Scheme != config.SchemeSegment && !rc.Scheme.IsText()
 	if numeric {

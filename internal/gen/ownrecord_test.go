@@ -48,7 +48,7 @@ func TestALapsedHolderDoesNotMistakeASuccessorsEqualRecordForItsOwn(t *testing.T
 	require.NoError(t, b.NextBatch(idsB)) // renews to fence G first
 	st.Kick(pool, pair)                   // B dies (kill -9): its lock goes, its record stays
 
-	k := KeeperOf(a)
+	k := keeperOf(a)
 	k.Step() // A renews to G: refused, the claim is gone
 	k.Step() // A takes the pair again, whose record is B's G
 	require.EqualValues(t, lease.StateHeld, k.Stats().State, "A holds a pair again")

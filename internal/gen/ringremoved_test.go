@@ -30,7 +30,7 @@ func TestCachedRingHandsOutNothingAfterItsRecordIsRemoved(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.lease"))
 	require.Len(t, files, 1)
 	require.NoError(t, os.Remove(files[0]))
-	KeeperOf(g).Step() // the renewal finds the record removed
+	keeperOf(g).Step() // the renewal finds the record removed
 
 	id, err := g.Next()
 	require.Equal(t, errs.ErrWorker, errs.KindOf(err), "got id %d (the first was %d) after the record was removed: %v", id, first, err)

@@ -34,9 +34,9 @@ func newSegment(sh *shape, st segment.Store, opt Options) (Generator, error) {
 	return &segGen{shape: sh, c: cnt}, nil
 }
 
-// CounterOf is g's segment counter, nil for any other generator (the
-// simulator steps its prefetch).
-func CounterOf(g Generator) *segment.Counter {
+// counterOf is g's segment counter, nil for any other generator
+// (Hooks.Prefetch).
+func counterOf(g Generator) *segment.Counter {
 	if s, ok := g.(*segGen); ok {
 		return s.c
 	}

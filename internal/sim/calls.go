@@ -20,9 +20,10 @@ func (s *sched) open(p *Proc) {
 	}
 	p.blocked = 0
 	p.clk = &procClock{p: p, wall: s.spec.WallClock}
+	var hooks gen.Hooks
 	g, err := gen.Open(s.specOf(p), gen.Options{
 		Clock: p.clk, Store: &view{s: w.store, proc: p}, Env: procEnv{p},
-		Counters: &counterView{view{s: w.store, proc: p}},
+		Counters: &counterView{view{s: w.store, proc: p}}, Hooks: &hooks,
 	})
 	s.checkBlocked(p, "open")
 	if err != nil {
@@ -30,7 +31,7 @@ func (s *sched) open(p *Proc) {
 		return
 	}
 	s.gids++
-	p.g, p.gid, p.k = g, s.gids, gen.KeeperOf(g)
+	p.g, p.gid, p.k, p.hooks = g, s.gids, hooks.Keeper, hooks
 	p.nextRun = w.now + int64(w.ttl/3)
 	w.tracef("p%d opened g%d: %s", p.id, p.gid, leasedOf(g))
 }
@@ -51,7 +52,8 @@ func (s *sched) configure(p *Proc) {
 	w := s.w
 	p.skew = int64(w.rnd.dur(800*time.Millisecond)) - int64(400*time.Millisecond)
 	p.maxSkew = max(p.maxSkew, p.skew)
-	g, err := gen.Open(s.specOf(p), gen.Options{Clock: &procClock{p: p}})
+	var hooks gen.Hooks
+	g, err := gen.Open(s.specOf(p), gen.Options{Clock: &procClock{p: p}, Hooks: &hooks})
 	if err != nil {
 		w.tracef("p%d configure: %v", p.id, err)
 		return
@@ -59,7 +61,7 @@ func (s *sched) configure(p *Proc) {
 	_ = p.g.Close()
 	gen.Continue(g, p.g)
 	s.gids++
-	p.g, p.gid = g, s.gids
+	p.g, p.gid, p.hooks = g, s.gids, hooks
 	w.tracef("p%d configured g%d (clock skew now %s)", p.id, p.gid, time.Duration(p.skew))
 }
 

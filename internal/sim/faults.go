@@ -6,7 +6,6 @@ package sim
 import (
 	"time"
 
-	"github.com/idgen/idgen/internal/gen"
 	"github.com/idgen/idgen/internal/lease"
 )
 
@@ -33,10 +32,10 @@ func (s *sched) runKeepers() {
 	w := s.w
 	for _, p := range w.procs {
 		if p.g != nil && !p.busy && w.now >= p.paused {
-			if c := gen.CounterOf(p.g); c != nil {
-				c.FetchStep() // where a prefetch goroutine would run
+			if p.hooks.Prefetch != nil {
+				p.hooks.Prefetch() // where a prefetch goroutine would run
 			}
-			gen.StepFiller(p.g) // where baidu-cached's filler would run
+			p.hooks.Fill() // where baidu-cached's filler would run
 		}
 		if p.k == nil || p.busy || w.now < p.paused || w.now < p.nextRun {
 			continue

@@ -84,11 +84,12 @@ type Proc struct {
 	paused  int64 // world time until which it does nothing
 	g       gen.Generator
 	k       *lease.Keeper
-	nextRun int64 // world time of its Keeper's next step
-	gid     int   // the generator's number (the checker's key)
-	blocked int64 // world time spent inside the current call
-	busy    bool  // inside a call that sleeps
-	maxSkew int64 // the largest skew its clock had
+	hooks   gen.Hooks // what the scheduler steps in place of the library's goroutines
+	nextRun int64     // world time of its Keeper's next step
+	gid     int       // the generator's number (the checker's key)
+	blocked int64     // world time spent inside the current call
+	busy    bool      // inside a call that sleeps
+	maxSkew int64     // the largest skew its clock had
 	// stepping: its Keeper is inside Step (a thread of its own in
 	// production); inThread: its second thread is inside a call.
 	stepping, inThread bool

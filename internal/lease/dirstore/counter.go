@@ -218,6 +218,9 @@ func (c *Counters) Read(_ context.Context, name string) (int64, bool, error) {
 	defer closeLocked(file)
 	var buf [counterLen + 1]byte
 	k, rerr := file.ReadAt(buf[:], 0)
+	if k == 0 && errors.Is(rerr, io.EOF) {
+		return 0, false, nil // an empty file is a counter never begun, as Take reads it (a refused take leaves one)
+	}
 	v, ok := parseCounter(buf[:k])
 	if rerr != nil && !errors.Is(rerr, io.EOF) || !ok {
 		return 0, false, errs.New(errs.ErrWorker, "segment counter file %s does not hold a counter", path)

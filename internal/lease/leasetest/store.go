@@ -1,5 +1,7 @@
-// Package leasetest is an in-memory lease store for tests: the protocol of
-// a real store (exclusive claims, records that outlive their holders) with
+// Package leasetest is what lease stores are tested with: Suite and
+// CounterSuite, the contract every lease store and every segment counter
+// store meets, and an in-memory lease store for tests: the protocol of a
+// real store (exclusive claims, records that outlive their holders) with
 // faults on demand: renewals that fail for a while, and claims taken away.
 package leasetest
 
@@ -78,6 +80,32 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 		return c, nil
 	}
 	return nil, lease.PoolFull(req, "(memory store)")
+}
+
+// List implements lease.Lister: the pool's pairs that have a record or a
+// holder, lowest first.
+func (s *Store) List(_ context.Context, pool lease.Pool) ([]lease.Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	byPair := map[lease.Pair]lease.Entry{}
+	for k, r := range s.recs {
+		if k.pool == pool.Name {
+			byPair[k.pair] = lease.Entry{Pair: k.pair, Record: r}
+		}
+	}
+	for k, c := range s.holder {
+		if k.pool == pool.Name && c != nil {
+			e := byPair[k.pair]
+			e.Pair, e.Held = k.pair, true
+			byPair[k.pair] = e
+		}
+	}
+	var out []lease.Entry
+	for _, e := range byPair {
+		out = append(out, e)
+	}
+	lease.SortEntries(out)
+	return out, nil
 }
 
 type claim struct {

@@ -17,14 +17,16 @@ import (
 // OpenReadOnly connects without creating the table (idgen leases): a
 // missing table lists as an empty pool.
 func OpenReadOnly(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
-	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, nil)
+	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, func(s *Store, ctx context.Context) error {
+		return s.checkSeq(ctx) // a SELECT ... LIMIT 0: whether the listing can show next_seq and writer
+	})
 }
 
 // List reads a pool's rows, writing nothing.
 func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rows, err := s.query(ctx, `SELECT datacenter, worker, issued_up_to, backwards,
+	rows, err := s.query(ctx, `SELECT datacenter, worker, issued_up_to, backwards, `+s.seqColumn("")+`,
 			holder IS NOT NULL AND expires_at > clock_timestamp(), coalesce(holder, '')
 		FROM `+s.table+` WHERE pool = $1 ORDER BY datacenter, worker`, pool.Name)
 	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
@@ -35,14 +37,15 @@ func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error
 	}
 	out := make([]lease.Entry, 0, len(rows))
 	for _, r := range rows {
-		var v [4]int64
+		var v [6]int64
 		for i := range v {
 			if v[i], err = strconv.ParseInt(r[i], 10, 64); err != nil {
 				return nil, s.fail("read "+s.table, err)
 			}
 		}
-		e := lease.Entry{Pair: lease.Pair{DC: v[0], Worker: v[1]}, Record: lease.Record{IssuedUpTo: v[2], Backwards: v[3]}, Held: r[4] == "t"}
-		if _, h, ok := strings.Cut(r[5], "@"); ok {
+		rec := lease.Record{IssuedUpTo: v[2], Backwards: v[3], Seq: v[4], Holder: v[5]}
+		e := lease.Entry{Pair: lease.Pair{DC: v[0], Worker: v[1]}, Record: rec, Held: r[6] == "t"}
+		if _, h, ok := strings.Cut(r[7], "@"); ok {
 			e.Holder = h
 		}
 		out = append(out, e)

@@ -131,8 +131,11 @@ $(BUILD)/ctest_textid: ctest/textid.c ctest/check.h include/idgen.h $(LIB)
 $(BUILD)/ctest_forklock: ctest/forklock.c ctest/check.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
-test-c: $(BUILD)/ctest $(BUILD)/ctest_textid $(BUILD)/ctest_forklock
-	cd $(BUILD) && ./ctest && ./ctest_textid && ./ctest_forklock
+$(BUILD)/ctest_info: ctest/info.c ctest/check.h include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+test-c: $(BUILD)/ctest $(BUILD)/ctest_textid $(BUILD)/ctest_forklock $(BUILD)/ctest_info
+	cd $(BUILD) && ./ctest && ./ctest_textid && ./ctest_forklock && ./ctest_info
 
 # make fuzz: the C ABI fuzzer (tests/fuzz): configurations built from the
 # library's own key table, each case in a forked worker with a memory cap

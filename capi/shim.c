@@ -89,6 +89,11 @@ int idgen_get_stats(idgen_t *g, idgen_stats *out, size_t size) {
     return idgenGoStats((uintptr_t)g, out, size);
 }
 
+int idgen_get_info(idgen_t *g, idgen_info *out, size_t size) {
+    FORK_CHECK();
+    return idgenGoInfo((uintptr_t)g, out, size);
+}
+
 int64_t idgen_metrics_text(char *buf, size_t cap) {
     FORK_CHECK();
     return idgenGoMetricsText(buf, cap);

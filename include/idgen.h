@@ -153,8 +153,8 @@ int idgen_next_batch(idgen_t *g, int64_t *out, size_t n);
  * too). Without runs it writes one id, as idgen_next would, and sets
  * *fresh_ns to 0: then call idgen_next. The ids follow every id g handed
  * out before, through any call. cap == 0 reserves nothing and returns
- * the longest run g hands out (N; 1 without runs): a host asks it once,
- * at open. IDGEN_EINVAL for a NULL fresh_ns, or a NULL out with cap > 0.
+ * the longest run g hands out (N; 1 without runs), as idgen_get_info's
+ * longest_run does. IDGEN_EINVAL for a NULL fresh_ns, or a NULL out with cap > 0.
  * On failure neither out nor *fresh_ns is written. */
 int idgen_next_run(idgen_t *g, int64_t *out, size_t cap, int64_t *fresh_ns);
 
@@ -213,6 +213,36 @@ typedef struct {
    without a lease reports IDGEN_LEASE_NONE, its fixed datacenter and worker
    (-1 where the layout has none), fence and renewal times -1, leases_taken 0. */
 int idgen_get_stats(idgen_t *g, idgen_stats *out, size_t size);
+
+/* ---- what a generator is -------------------------------------------------- */
+
+/* The kinds of idgen_info.kind. */
+enum { IDGEN_KIND_NUMERIC = 1,   /* 64-bit ids (idgen_next): the Snowflake family, zk-session, zxid */
+       IDGEN_KIND_UUIDV7 = 2,    /* preset=uuidv7: text only */
+       IDGEN_KIND_ULID = 3,      /* preset=ulid: text only */
+       IDGEN_KIND_ROCKETMQ = 4,  /* preset=rocketmq and rocketmq-v1: text only */
+       IDGEN_KIND_COUNTER = 5,   /* preset=segment: a dense counter */
+       IDGEN_KIND_NUMBER = 6 };  /* business numbers: reserved, not returned by this version */
+
+typedef struct {
+    int64_t kind;         /* IDGEN_KIND_* */
+    int64_t leased;       /* 1 when it holds a lease or takes segments from a store, else 0
+                             (a fixed worker, a text preset, lease=off) */
+    int64_t tick_ns;      /* the unit of its time field in ns (1000000 for 1 ms); 0 without a
+                             time field (zxid, segment) */
+    int64_t text_len;     /* the length of its text form without the NUL; 0 when it varies
+                             (text=dec) */
+    int64_t longest_run;  /* N of runs=N (what idgen_next_run hands out at most); 1 without runs */
+} idgen_info;
+
+/* What g is, so that a host asks rather than probes: fills the first
+   min(size, sizeof(idgen_info)) bytes of *out as idgen_get_stats does (pass
+   sizeof(idgen_info); fields are only ever appended, so an older host passes a
+   smaller size; bytes past the library's struct are left untouched). Never
+   waits. IDGEN_EINVAL if out is NULL, IDGEN_ECLOSED for a closed handle. A
+   generator opened with lease=off (decoding only) reports leased 0; its
+   idgen_next* calls are IDGEN_EINVAL naming lease=off. */
+int idgen_get_info(idgen_t *g, idgen_info *out, size_t size);
 
 /* Every open generator of the process (the default one included) in the
    Prometheus text exposition format (version 0.0.4): the idgen_* families of

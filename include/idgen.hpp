@@ -192,6 +192,14 @@ public:
         return s;
     }
 
+    /* What this generator is: idgen_info (kind an IDGEN_KIND_* value,
+     * leased, tick_ns, text_len, longest_run). */
+    idgen_info info() const {
+        idgen_info in{}; /* a library older than this header fills a prefix */
+        detail::check(idgen_get_info(handle(), &in, sizeof in));
+        return in;
+    }
+
     /* The effective configuration string. */
     std::string config() const {
         std::string buf(256, '\0');

@@ -15,6 +15,9 @@ import (
 )
 
 func cmdExplain(o *opts, w *bufio.Writer) error {
+	if o.keys {
+		return explainKeys(o, w)
+	}
 	c, err := o.spec()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@
 //	idgen next    [-n N] [-c CONFIG]              new ids, one per line
 //	idgen decode  [-c CONFIG] [--json] [ID ...]   the fields of ids (stdin lines when none)
 //	idgen explain [-c CONFIG] [--svg FILE]        the bit layout and its limits
+//	idgen explain --keys                          the key table: name, presets, default
 //	idgen format  [-b BASE] [--fixed] ID ...      ids as text in base 2..62
 //	idgen parse   [-b BASE] TEXT ...              text back to ids
 //	idgen leases  [-c CONFIG] [--json]            the pool of a lease source, read-only

@@ -50,6 +50,9 @@ type key struct {
 	// what a running generator adds (the pair it holds).
 	print func(c *Spec) (string, bool)
 	held  func(h Held) string
+	// dflt is the default in words, for the key table a tool reads
+	// (KeyTable: idgen explain --keys).
+	dflt string
 }
 
 func (k *key) takes(c *Spec) bool {
@@ -60,49 +63,51 @@ func (k *key) takes(c *Spec) bool {
 // after those its reading depends on). preset is read first, by Parse: it
 // decides which rows apply.
 var keys = []key{
-	{name: "preset", on: everyone, print: func(c *Spec) (string, bool) { return c.Preset, true }},
+	{name: "preset", on: everyone, print: func(c *Spec) (string, bool) { return c.Preset, true }, dflt: "snowflake"},
 
-	{name: "layout", on: numeric, parse: readLayout, def: defLayout, print: printLayout},
-	{name: "zxid_epoch", on: on(SchemeZxid), only: "only preset zxid has an epoch counter", parse: readZxidEpoch, print: printZxidEpoch},
-	{name: "unit", on: timed, parse: readUnit, print: printUnit},
-	{name: "epoch", on: timed, parse: readEpoch, print: printEpoch},
-	{name: "datacenter", on: timed, parse: readDatacenter, print: printDatacenter},
-	{name: "worker", on: numeric, parse: readWorker, def: defWorker, print: printWorker},
-	{name: "clock", on: timed, parse: readClock, print: printClock},
-	{name: "on_clock_back", on: sequenced, when: clockCanGoBack, parse: readOnClockBack, def: defOnClockBack, print: printOnClockBack},
-	{name: "boost", on: sequenced, preset: "baidu-cached", only: onlyCached, parse: readBoost, def: defBoost, print: printBoost},
-	{name: "padding", on: sequenced, preset: "baidu-cached", only: onlyCached, parse: readPadding, def: defPadding(DefaultPadding), print: printPadding},
-	{name: "on_exhausted", on: sequenced, parse: readOnExhausted, def: defOnExhausted, print: printOnExhausted},
-	{name: "max_drift", on: sequenced, when: borrowing, parse: readMaxDrift, def: defMaxDrift, print: printMaxDrift},
-	{name: "seq_start", on: sequenced, parse: readSeqStart, def: (*draft).checkSeqStart, print: printSeqStart},
-	{name: "runs", on: sequenced, parse: readRuns, print: printRuns},
+	{name: "layout", on: numeric, parse: readLayout, def: defLayout, print: printLayout, dflt: "the preset's"},
+	{name: "zxid_epoch", on: on(SchemeZxid), only: "only preset zxid has an epoch counter", parse: readZxidEpoch, print: printZxidEpoch, dflt: "0"},
+	{name: "unit", on: timed, parse: readUnit, print: printUnit, dflt: "the preset's"},
+	{name: "epoch", on: timed, parse: readEpoch, print: printEpoch, dflt: "the preset's"},
+	{name: "datacenter", on: timed, parse: readDatacenter, print: printDatacenter, dflt: "leased with the worker; 0 with a fixed worker"},
+	{name: "worker", on: numeric, parse: readWorker, def: defWorker, print: printWorker, dflt: "lease"},
+	{name: "clock", on: timed, parse: readClock, print: printClock, dflt: "mono"},
+	{name: "on_clock_back", on: sequenced, when: clockCanGoBack, parse: readOnClockBack, def: defOnClockBack, print: printOnClockBack, dflt: "the preset's"},
+	{name: "boost", on: sequenced, preset: "baidu-cached", only: onlyCached, parse: readBoost, def: defBoost, print: printBoost, dflt: "3"},
+	{name: "padding", on: sequenced, preset: "baidu-cached", only: onlyCached, parse: readPadding, def: defPadding(DefaultPadding), print: printPadding, dflt: "50"},
+	{name: "on_exhausted", on: sequenced, parse: readOnExhausted, def: defOnExhausted, print: printOnExhausted, dflt: "wait"},
+	{name: "max_drift", on: sequenced, when: borrowing, parse: readMaxDrift, def: defMaxDrift, print: printMaxDrift, dflt: "1s with borrow; baidu-cached: 1s << boost"},
+	{name: "seq_start", on: sequenced, parse: readSeqStart, def: (*draft).checkSeqStart, print: printSeqStart, dflt: "the preset's"},
+	{name: "runs", on: sequenced, parse: readRuns, print: printRuns, dflt: "1"},
 
-	{name: "ip", on: on(SchemeRocketMQ), parse: readIP, print: printIP},
-	{name: "mac", on: on(SchemeRocketV1), parse: readMAC, print: printMAC},
-	{name: "pid", on: rocket, parse: readPID, print: printPID},
-	{name: "loader_hash", on: on(SchemeRocketMQ), parse: readLoaderHash, print: printLoaderHash},
-	{name: "tz", on: on(SchemeRocketMQ), parse: readTZ, print: printTZ},
+	{name: "ip", on: on(SchemeRocketMQ), parse: readIP, print: printIP, dflt: "auto"},
+	{name: "mac", on: on(SchemeRocketV1), parse: readMAC, print: printMAC, dflt: "auto"},
+	{name: "pid", on: rocket, parse: readPID, print: printPID, dflt: "auto"},
+	{name: "loader_hash", on: on(SchemeRocketMQ), parse: readLoaderHash, print: printLoaderHash, dflt: "random"},
+	{name: "tz", on: on(SchemeRocketMQ), parse: readTZ, print: printTZ, dflt: "local"},
 
-	{name: "text", on: numeric, parse: readText, print: printText},
-	{name: "name", on: everyone &^ segment, parse: readName, print: printName},
-	{name: "lease_dir", on: numeric, when: hostLease, parse: readLeaseDir, print: printLeaseDir},
-	{name: "lease_table", on: numeric, when: sqlLease, parse: readLeaseTable, print: printLeaseTable},
-	{name: "lease_ttl", on: numeric, when: leasing, parse: readLeaseTTL, def: defLeaseTTL, print: printLeaseTTL},
-	{name: "max_outage", on: numeric, when: leasing, parse: readMaxOutage, def: defMaxOutage, print: printMaxOutage},
-	{name: "max_wait", on: numeric, when: leasing, parse: readMaxWait, def: defMaxWait, print: printMaxWait},
-	{name: "max_skew", on: numeric, when: storeClock, parse: readMaxSkew, print: printMaxSkew},
-	{name: "leased", on: numeric, when: holdsNoLease("shows a leased pair"), parse: checkPair("leased"), held: func(h Held) string { return h.Leased }},
-	{name: "switched", on: numeric, when: holdsNoLease("shows a pair given up by on_clock_back=switch"), parse: checkPair("switched"), held: func(h Held) string { return h.Switched }},
+	{name: "text", on: numeric, parse: readText, print: printText, dflt: "dec"},
+	{name: "name", on: everyone &^ segment, parse: readName, print: printName, dflt: "the preset"},
+	{name: "lease_dir", on: numeric, when: hostLease, parse: readLeaseDir, print: printLeaseDir, dflt: "/var/tmp/idgen"},
+	{name: "lease_table", on: numeric, when: sqlLease, parse: readLeaseTable, print: printLeaseTable, dflt: "idgen_lease"},
+	{name: "lease_ttl", on: numeric, when: leasing, parse: readLeaseTTL, def: defLeaseTTL, print: printLeaseTTL, dflt: "1s host, 10s fleet stores"},
+	{name: "max_outage", on: numeric, when: leasing, parse: readMaxOutage, def: defMaxOutage, print: printMaxOutage, dflt: "1s host, 60s fleet stores"},
+	{name: "max_wait", on: numeric, when: leasing, parse: readMaxWait, def: defMaxWait, print: printMaxWait, dflt: "max_outage + max_drift + 1s"},
+	{name: "max_skew", on: numeric, when: storeClock, parse: readMaxSkew, print: printMaxSkew, dflt: "none (the skew is only reported)"},
+	{name: "leased", on: numeric, when: holdsNoLease("shows a leased pair"), parse: checkPair("leased"), held: func(h Held) string { return h.Leased }, dflt: "none"},
+	{name: "switched", on: numeric, when: holdsNoLease("shows a pair given up by on_clock_back=switch"), parse: checkPair("switched"), held: func(h Held) string { return h.Switched }, dflt: "none"},
 
-	{name: "name", on: segment, parse: readName, def: needName, print: printSegmentName},
-	{name: "store", on: segment, only: onlySegment, parse: readStore, print: printStore},
-	{name: "step", on: segment, only: onlySegment, parse: readStep, def: defStep, print: printStep},
-	{name: "start", on: segment, only: onlySegment, parse: readStart, def: defStart, print: printStart},
-	{name: "padding", on: segment, parse: readSegmentPadding, def: defPadding(DefaultSegmentPadding), print: printPadding},
-	{name: "max_wait", on: segment, parse: readSegmentWait, def: defSegmentWait, print: printSegmentWait},
-	{name: "text", on: segment, parse: readText, print: printText},
-	{name: "lease_dir", on: segment, when: hostDirectory, parse: readLeaseDir, print: printSegmentDir},
-	{name: "lease_table", on: segment, when: sqlStore, parse: readSegmentTable, print: printSegmentTable},
+	{name: "name", on: segment, parse: readName, def: needName, print: printSegmentName, dflt: "none: required"},
+	{name: "store", on: segment, only: onlySegment, parse: readStore, print: printStore, dflt: "the host directory"},
+	{name: "step", on: segment, only: onlySegment, parse: readStep, def: defStep, print: printStep, dflt: "1000"},
+	{name: "start", on: segment, only: onlySegment, parse: readStart, def: defStart, print: printStart, dflt: "1"},
+	{name: "padding", on: segment, parse: readSegmentPadding, def: defPadding(DefaultSegmentPadding), print: printPadding, dflt: "50"},
+	{name: "max_wait", on: segment, parse: readSegmentWait, def: defSegmentWait, print: printSegmentWait, dflt: "2s"},
+	{name: "text", on: segment, parse: readText, print: printText, dflt: "dec"},
+	{name: "lease_dir", on: segment, when: hostDirectory, parse: readLeaseDir, print: printSegmentDir, dflt: "/var/tmp/idgen"},
+	{name: "lease_table", on: segment, when: sqlStore, parse: readSegmentTable, print: printSegmentTable, dflt: "idgen_segment"},
+
+	{name: "lease", on: numeric | segment, parse: readLease, print: printLease, dflt: "on"},
 }
 
 // Why the keys of one preset are refused by the others.

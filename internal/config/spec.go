@@ -40,6 +40,7 @@ type Spec struct {
 	Text        TextForm      // numeric presets: the text= form of idgen_next_text
 	Segment     Segment       // preset=segment: step and start
 	TextKeys    TextKeys      // text presets: ip, mac, pid, loader_hash, tz
+	LeaseOff    bool          // lease=off: for decoding only (no lease, no segment, no store; issuing refused)
 }
 
 // Segment is what preset=segment takes besides the keys it shares with

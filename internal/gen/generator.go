@@ -23,6 +23,8 @@
 //	               text= form); randtext.go: what the text presets share
 //	stores.go      the one place that opens a store of any kind
 //	api.go, stats.go, errors.go, runs.go, registry.go, leases.go
+//	info.go        what a generator is (idgen_get_info)
+//	decodeonly.go  lease=off: decoding only, issuing refused
 package gen
 
 import (
@@ -51,6 +53,9 @@ func openResolved(c *config.Spec, opt Options) (Generator, error) {
 		resolveSources(&rc)
 	}
 	sh := newShape(&rc, opt)
+	if rc.LeaseOff {
+		return openDecodeOnly(sh), nil // no store, no lease, no segment
+	}
 	st, err := openStores(&rc, opt)
 	if err != nil {
 		sh.stopClock()

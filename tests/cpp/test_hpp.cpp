@@ -48,6 +48,19 @@ static void test_stats() {
     std::filesystem::remove_all(dir);
 }
 
+/* Generator::info(): what a generator is; a closed one throws ECLOSED. */
+static void test_info() {
+    idgen::Generator g("preset=snowflake worker=3 text=base36 runs=4");
+    idgen_info in = g.info();
+    CHECK(in.kind == IDGEN_KIND_NUMERIC && in.leased == 0 && in.tick_ns == 1000000 && in.text_len == 13 &&
+              in.longest_run == 4,
+          "snowflake: numeric, 1 ms, 13 chars, runs of 4");
+    idgen::Generator u("preset=ulid");
+    CHECK(u.info().kind == IDGEN_KIND_ULID && u.info().text_len == 26, "ulid");
+    g.close();
+    CHECK(code_of([&] { g.info(); }) == IDGEN_ECLOSED, "info after close throws ECLOSED");
+}
+
 static void test_basics() {
     idgen::Generator g("preset=snowflake datacenter=3 worker=7");
     int64_t a = g.next(), b = g.next();
@@ -152,6 +165,7 @@ static void test_metrics() {
 }
 
 int main() {
+    test_info();
     test_basics();
     test_errors();
     test_moves();

@@ -164,10 +164,9 @@ def test_a_run_takes_at_most_a_quarter_of_a_tick() -> None:
 
 
 
-# What the binding asks the library: at open the tick in ms (idgen_compose
-# and idgen_decode_with on the generator's own layout, never its config
-# string), which decides whether next releases the GIL; at the first
-# next_id whether it has runs (idgen_next_run).
+# What the binding asks the library at open (idgen_get_info, never its
+# config string): the tick in ms, which decides whether next releases the
+# GIL, and the longest run, which decides whether it hands out runs.
 PROBES = [
     ("layout=time:41,seq:22 worker=0 runs=1024", 1, True),
     ("layout=time:41,seq:22 worker=0", 1, False),
@@ -187,10 +186,10 @@ PROBES = [
 
 @pytest.mark.parametrize("config,tick,runs", PROBES, ids=[p[0] for p in PROBES])
 def test_the_library_tells_the_tick_and_whether_there_are_runs(config: str, tick: int, runs: bool) -> None:
-    from idgen import _ffi, _tick
+    from idgen import _ffi, _generator
 
     with idgen.Generator(config) as g:
-        assert _tick.tick_ms(g._h) == tick
+        assert _generator._info(g._h).tick_ns == tick * 1_000_000
         lib = _ffi.lib()
         assert g._next is (lib.waiting.idgen_next if tick > 1 else lib.quick.idgen_next)
         if tick == 1:  # (baidu's default 28-bit seconds ran out in 2024)

@@ -4,6 +4,7 @@ carries next to libidgen.so, run with the same arguments.
     python -m idgen next    [-n N] [-c CONFIG]
     python -m idgen decode  [-c CONFIG] [--json] [ID ...]
     python -m idgen explain [-c CONFIG] [--svg FILE]
+    python -m idgen explain --keys
     python -m idgen format  [-b BASE] [--fixed] ID ...
     python -m idgen parse   [-b BASE] TEXT ...
     python -m idgen leases  [-c CONFIG] [--json]

@@ -87,6 +87,28 @@ class Stats(ctypes.Structure):
     ]
 
 
+class Info(ctypes.Structure):
+    """idgen_info: what a generator is; fields are only ever appended (pass
+    its sizeof)."""
+
+    _fields_ = [
+        ("kind", c_int64),
+        ("leased", c_int64),
+        ("tick_ns", c_int64),
+        ("text_len", c_int64),
+        ("longest_run", c_int64),
+    ]
+
+
+# IDGEN_KIND_*: Info.kind.
+KIND_NUMERIC = 1
+KIND_UUIDV7 = 2
+KIND_ULID = 3
+KIND_ROCKETMQ = 4
+KIND_COUNTER = 5
+KIND_NUMBER = 6
+
+
 # name: (restype, argtypes). argtypes None: the arguments pass unconverted.
 # ctypes' per-argument conversion (from_param) costs ~150 ns, as much as
 # the call itself: the hot calls get only what needs none, a small int or a
@@ -105,6 +127,7 @@ _SIGNATURES: dict[str, tuple[Any, Optional[list[Any]]]] = {
     "idgen_compose": (c_int, [c_void_p, POINTER(Parts), POINTER(c_int64)]),
     "idgen_config_string": (c_int, [c_void_p, c_char_p, c_size_t]),
     "idgen_get_stats": (c_int, [c_void_p, POINTER(Stats), c_size_t]),
+    "idgen_get_info": (c_int, [c_void_p, POINTER(Info), c_size_t]),
     "idgen_metrics_text": (c_int64, [c_char_p, c_size_t]),
     "idgen_configure": (c_int, [c_char_p]),
     "idgen_next_id": (c_int64, []),

@@ -15,11 +15,18 @@ import weakref
 from time import monotonic_ns as _monotonic_ns
 from typing import Any, Callable, Optional
 
-from . import _ffi, _text, _tick
+from . import _ffi, _text
 from ._buffers import id_list, int64_buffer
 from ._errors import _check, _check_decode, _check_id, _cstr, _error
 from ._parts import Parts, _parts
 from ._stats import Stats, _stats
+
+
+def _info(h: _ffi.Handle) -> _ffi.Info:
+    """What the generator of handle h is (idgen_get_info)."""
+    out = _ffi.Info()
+    _check(_ffi.lib().quick.idgen_get_info(h, ctypes.byref(out), ctypes.sizeof(out)))
+    return out
 
 
 def _close_handle(handle: ctypes.c_void_p) -> None:
@@ -76,17 +83,23 @@ class Generator(_text.TextIds):
         # thousand generators have been opened; larger ones stay c_void_p.
         self._h: _ffi.Handle = token if 0 < token < 1 << 31 else handle
         self._finalizer = weakref.finalize(self, _close_handle, handle)
-        tick_ms = _tick.tick_ms(self._h)
-        # A tick longer than 1 ms can mean a long wait for the next one:
-        # then a single next releases the GIL; otherwise it keeps it
-        # (cheaper). A batch may wait for a tick: it always releases it.
-        self._next = lib.waiting.idgen_next if tick_ms > 1 else lib.quick.idgen_next
+        # What the generator is, asked of the library once: its tick, its
+        # longest run, whether it makes UUIDs (the binding never reads the
+        # configuration string).
+        info = _info(self._h)
+        # A numeric layout's tick longer than 1 ms can mean a long wait for
+        # the next one: then a single next releases the GIL; otherwise it
+        # keeps it (cheaper). A text form waits for its tick only after
+        # 2^16 (rocketmq) or more ids in it. A batch may wait for a tick:
+        # it always releases it.
+        slow = info.kind == _ffi.KIND_NUMERIC and info.tick_ns > 1_000_000
+        self._next = lib.waiting.idgen_next if slow else lib.quick.idgen_next
         self._fill: Callable[[int, int], int] = functools.partial(lib.waiting.idgen_next_batch, self._h)
         # next_text waits for a tick like next does; decode_text never waits.
-        self._text_fn = lib.waiting.idgen_next_text if tick_ms > 1 else lib.quick.idgen_next_text
+        self._text_fn = lib.waiting.idgen_next_text if slow else lib.quick.idgen_next_text
         self._texts: list[_text.NextText] = []
         self._decodes: list[_text.DecodeText] = []
-        self._uuid = _text.makes_uuids(lib, self._h)
+        self._uuid = info.kind == _ffi.KIND_UUIDV7
         # The run taken from the library, smallest id last; _fresh is the
         # monotonic time until which it may be handed out (0: none held).
         self._ids: list[int] = []
@@ -96,13 +109,11 @@ class Generator(_text.TextIds):
         self._unissued = 0  # ids of taken runs dropped here
         self._lock = threading.Lock()
         _live.add(self)
-        # With runs=N next_id hands out the library's runs: asked once here
-        # (idgen_next_run with no room reserves nothing and says N). Chosen
-        # by class rather than tested in every next_id: the test would cost
-        # ~5-10 ns on the hot path.
-        longest: int = lib.quick.idgen_next_run(self._h, None, 0, ctypes.byref(ctypes.c_int64()))
-        if longest > 1:
-            self._run = _RunBuffer(longest)
+        # With runs=N next_id hands out the library's runs (N is the info's
+        # longest_run). Chosen by class rather than tested in every
+        # next_id: the test would cost ~5-10 ns on the hot path.
+        if info.longest_run > 1:
+            self._run = _RunBuffer(info.longest_run)
             self.__class__ = _RunGenerator
 
     def __enter__(self) -> Generator:

@@ -25,9 +25,6 @@ from ._parts import TextParts, _text_parts
 # rocketmq id of an IPv6 host) and its NUL.
 _CAP = _ffi.TEXT_MAX
 
-# A UUIDv7 (the smallest): only a preset=uuidv7 generator decodes it.
-_A_UUIDV7 = b"00000000-0000-7000-8000-000000000000"
-
 NextText = tuple[Callable[[], int], Any]
 DecodeText = tuple[Callable[[bytes, Any], int], _ffi.TextParts, Any]
 
@@ -43,13 +40,6 @@ def decode_text_call(fn: Any, handle: Any) -> DecodeText:
     reference to pass it by: call(text, ref) fills parts."""
     parts = _ffi.TextParts()
     return functools.partial(fn, handle), parts, ctypes.byref(parts)
-
-
-def makes_uuids(lib: _ffi.Library, handle: _ffi.Handle) -> bool:
-    """Whether the generator makes UUIDs (next_uuid works): the library
-    reads a UUIDv7 as one of its ids."""
-    parts = _ffi.TextParts()
-    return bool(lib.quick.idgen_decode_text(handle, _A_UUIDV7, ctypes.byref(parts)) == _ffi.OK)
 
 
 def text_arg(text: str) -> bytes:

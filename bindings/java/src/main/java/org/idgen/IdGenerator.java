@@ -41,7 +41,7 @@ public final class IdGenerator implements AutoCloseable {
     private final long token;
     private final Cleaner.Cleanable cleanable;
     private volatile boolean closed;
-    /** Whether this is a uuidv7 generator: 0 not known yet, 1 yes, 2 no. */
+    /** Whether this is a uuidv7 generator: 0 not known yet, 1 yes, 2 no (asked of the library, idgen_get_info). */
     private volatile int uuidPreset;
 
     private IdGenerator(long token) {
@@ -149,7 +149,7 @@ public final class IdGenerator implements AutoCloseable {
      */
     public UUID nextUuid() {
         if (uuidPreset == 0) {
-            uuidPreset = TextIds.readsUuid(handle()) ? 1 : 2; // asked of the library, whatever name= says
+            uuidPreset = info()[0] == KIND_UUIDV7 ? 1 : 2; // asked of the library, whatever name= says
         }
         if (uuidPreset != 1) {
             throw new IdGenException(ErrorCode.INVALID,
@@ -186,6 +186,19 @@ public final class IdGenerator implements AutoCloseable {
         long[] s = new long[Stats.FIELDS];
         Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
         return Stats.fromArray(s);
+    }
+
+    /** IDGEN_KIND_UUIDV7: idgen_info's kind of a {@code preset=uuidv7} generator. */
+    static final long KIND_UUIDV7 = 2;
+
+    /** The int64 fields of idgen_info this binding reads: kind, leased, tick_ns, text_len, longest_run. */
+    static final int INFO_FIELDS = 5;
+
+    /** What the generator is (idgen_get_info), field for field: the library says, nothing is probed. */
+    long[] info() {
+        long[] in = new long[INFO_FIELDS];
+        Status.check(Native.LIB.idgen_get_info(handle(), in, 8L * in.length));
+        return in;
     }
 
     /** The effective configuration, worker and datacenter resolved. */

@@ -100,6 +100,9 @@ final class JnaNative implements Native {
     public native int idgen_get_stats(long g, long[] out, long size);
 
     @Override
+    public native int idgen_get_info(long g, long[] out, long size);
+
+    @Override
     public native long idgen_metrics_text(byte[] buf, long cap);
 
     @Override

@@ -58,6 +58,9 @@ interface Native {
 
     int idgen_get_stats(long g, long[] out, long size);
 
+    /** idgen_info as a long[] whose length is the size argument over 8, as idgen_stats. */
+    int idgen_get_info(long g, long[] out, long size);
+
     /**
      * The length of the whole text; writes it and its NUL into buf only when
      * it fits (result &lt; cap). buf may be null with cap 0.

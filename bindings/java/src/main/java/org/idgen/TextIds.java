@@ -22,14 +22,6 @@ final class TextIds {
         return new String(b.text, 0, n, StandardCharsets.ISO_8859_1);
     }
 
-    /** A UUIDv7 (the smallest): only a preset=uuidv7 generator decodes it. */
-    private static final byte[] A_UUIDV7 = CString.of("00000000-0000-7000-8000-000000000000", "text");
-
-    /** Whether g makes UUIDs: the library reads a UUIDv7 as one of its ids. */
-    static boolean readsUuid(long g) {
-        return Native.LIB.idgen_decode_text(g, A_UUIDV7, Native.LIB.textBuffers()) == 0;
-    }
-
     /** idgen_decode_text: text (not null) of g's form, decoded. */
     static TextParts decode(long g, String text) {
         TextBuffers b = Native.LIB.textBuffers();

@@ -42,6 +42,8 @@ final class FfmNative implements Native {
             handle("idgen_config_string", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle GET_STATS =
             handle("idgen_get_stats", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    private static final MethodHandle GET_INFO =
+            handle("idgen_get_info", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle METRICS_TEXT = handle("idgen_metrics_text", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle CONFIGURE = handle("idgen_configure", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle NEXT_ID = handle("idgen_next_id", FunctionDescriptor.of(JAVA_LONG));
@@ -184,6 +186,14 @@ final class FfmNative implements Native {
         return (int) call(true, g, (a, h) -> {
             MemorySegment o = a.allocate(size);
             return copy((int) GET_STATS.invokeExact(h, o, size), o, out, size / 8);
+        });
+    }
+
+    @Override
+    public int idgen_get_info(long g, long[] out, long size) {
+        return (int) call(true, g, (a, h) -> {
+            MemorySegment o = a.allocate(size);
+            return copy((int) GET_INFO.invokeExact(h, o, size), o, out, size / 8);
         });
     }
 

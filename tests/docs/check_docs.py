@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """make test-docs: the documentation tests itself.
 
-Every fenced block of README.md, docs/*.md, bindings/python/README.md and
-bindings/java/README.md that a reader could run is run, against the built
-tools, the way Go's Example functions and Python's doctest keep examples
-true:
+Every fenced block of README.md, docs/*.md, bindings/python/README.md,
+bindings/java/README.md and bindings/node/README.md that a reader could
+run is run, against the built tools, the way Go's Example functions and
+Python's doctest keep examples true:
 
   ```console   `$ command` lines (a trailing `\\` continues one), each followed
                by the output it prints; run with bash in a scratch directory
@@ -25,6 +25,10 @@ true:
                source tree), exactly as written (nothing is given: each
                block imports what it uses); exit status 0.
   ```pycon     run as a doctest (ELLIPSIS on).
+  ```js        (or ```javascript, ```mjs) run with node as written, an ES
+               module when it has an import line; `idgen` is bindings/node
+               (make test-docs installs its koffi) on IDGEN_BUILD/libidgen.so;
+               exit status 0.
   ```java      compiled against the packaged jar (bindings/java/target/
                idgen-*.jar, or $IDGEN_DOCS_JAR) and JNA, and run on the java
                on PATH (JNA) and, when $JDK25/bin/java exists, on it too
@@ -77,7 +81,7 @@ import time
 
 from docblocks import Block, DEFAULT_FILES, DocError, ROOT, RUN_LANGS, extract, lint_sh  # noqa: E402
 from toolenv import Env, run, setup  # noqa: E402
-from snippets import check_c, check_go, check_java, check_python  # noqa: E402
+from snippets import check_c, check_go, check_java, check_js, check_python  # noqa: E402
 
 # ---- checks ----------------------------------------------------------------
 
@@ -172,7 +176,7 @@ def indent_diff(want: str, got: str, rc: int, pats: list[str]) -> str:
 
 CHECKERS = {"console": check_console, "shell-session": check_console, "c": check_c, "cpp": check_c,
             "c++": check_c, "go": check_go, "python": check_python, "py": check_python, "pycon": check_python,
-            "java": check_java}
+            "java": check_java, "js": check_js, "javascript": check_js, "mjs": check_js}
 
 
 # ---- main ------------------------------------------------------------------
@@ -231,7 +235,7 @@ def main() -> int:
                 except DocError as e:
                     n, fails = 1, [str(e)]
                 kind = {"console": "commands", "shell-session": "commands", "cpp": "c++", "c++": "c++",
-                        "py": "python", "pycon": "python"}.get(b.lang, b.lang)
+                        "py": "python", "pycon": "python", "javascript": "js", "mjs": "js"}.get(b.lang, b.lang)
                 counts[kind] = counts.get(kind, 0) + n
                 total += n
                 failures += fails

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_FILES = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))),
-                 "bindings/python/README.md", "bindings/java/README.md"]
+                 "bindings/python/README.md", "bindings/java/README.md",
+                 "bindings/node/README.md"]
 TIMEOUT = 120
 
-RUN_LANGS = {"console", "shell-session", "c", "cpp", "c++", "go", "python", "py", "pycon", "java"}
+RUN_LANGS = {"console", "shell-session", "c", "cpp", "c++", "go", "python", "py", "pycon", "java", "js", "javascript", "mjs"}
 KNOWN_DIRECTIVES = {"skip", "pattern", "c-header", "compile-only"}
 
 

@@ -173,5 +173,28 @@ def check_java(b: Block, env: Env) -> tuple[int, list[str]]:
     return 1, fails
 
 
+def check_js(b: Block, env: Env) -> tuple[int, list[str]]:
+    """A Node.js block, run as written with node in a scratch directory
+    whose node_modules/idgen is bindings/node (koffi installed there by
+    make test-docs) and IDGEN_LIBRARY the built library; an ES module
+    (a .mjs file) when it has an import statement or the fence says mjs."""
+    pkg = os.path.join(ROOT, "bindings", "node")
+    if not os.path.isdir(os.path.join(pkg, "node_modules", "koffi")):
+        raise DocError(f"{b.where}: no koffi in {pkg}/node_modules for a ```{b.lang} block: run make node-package")
+    d = tempfile.mkdtemp(dir=env.work, prefix="js-")
+    os.makedirs(os.path.join(d, "node_modules"))
+    os.symlink(pkg, os.path.join(d, "node_modules", "idgen"))
+    esm = b.lang == "mjs" or re.search(r"^\s*import\s", b.text, re.M) is not None
+    path = os.path.join(d, "doc.mjs" if esm else "doc.js")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(b.text + "\n")
+    r = run(["env", f"IDGEN_LIBRARY={os.path.join(env.build, 'libidgen.so')}", "node", path], env, d)
+    if r.returncode != 0:
+        return 1, [f"{b.where}: ```{b.lang} block fails (exit status {r.returncode}):\n{indent(r.stdout)}"]
+    if env.verbose:
+        print(f"  ok {b.where}: js ({r.stdout.strip()[:80]!r})")
+    return 1, []
+
+
 def indent(s: str) -> str:
     return "\n".join("    " + ln for ln in s.rstrip("\n").split("\n"))

@@ -22,7 +22,7 @@ all: lib $(BUILD)/idgen
 
 lib: $(LIB)
 
-# The idgen CLI (Go, on internal/; no cgo).
+# The idgen CLI (Go, on the public package only; no cgo).
 $(BUILD)/idgen: $(GO_SRC) $(wildcard cmd/idgen/*.go)
 	@mkdir -p $(BUILD)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $@ ./cmd/idgen
@@ -65,7 +65,7 @@ demo: $(BUILD)/demo
 
 # ---- tests, cheapest first -------------------------------------------------
 
-test: test-go test-structure test-sim test-peers-go test-abi test-c test-goapp test-cpp test-install test-purego test-python test-metrics test-java test-docs test-fuzz test-fleet
+test: test-go test-structure test-sim test-peers-go test-abi test-c test-goapp test-cpp test-install test-purego test-python test-metrics test-java test-node test-rust test-docs test-fuzz test-fleet
 	@echo "make test: all suites passed"
 
 test-go:
@@ -333,3 +333,6 @@ bench: $(BENCH)/cbench $(BENCH)/segbench $(BENCH)/metricsbench $(BUILD)/holder w
 
 clean:
 	rm -rf $(BUILD) $(JAVA)/target $(PYPKG)/src/idgen/libidgen.so $(PYPKG)/src/idgen/idgen $(JAVA)/src/main/resources/linux-x86-64
+
+# The Node.js and Rust bindings (bindings/node, bindings/rust): their own targets.
+include bindings/node/node.mk bindings/rust/rust.mk

@@ -15,6 +15,7 @@
 package idgen
 
 import (
+	"context"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -61,12 +62,20 @@ type TextParts struct {
 // string of include/idgen.h; "" means the defaults: preset=snowflake with
 // a host lease). A lease source takes its pair before Open returns.
 // Errors: ErrInvalid (the message names the key), ErrWorker, ErrClock.
-func Open(conf string) (*Generator, error) {
+func Open(conf string) (*Generator, error) { return OpenContext(context.Background(), conf) }
+
+// OpenContext is Open that ctx can stop: an open that waits (for the
+// clock to pass a predecessor's record, up to max_wait) returns once ctx
+// is done, with an error wrapping ctx.Err() and ErrWorker, and leaves
+// nothing taken: no pair held, no record written. A ctx done before the
+// open ends fails it even when nothing had to wait (the generator is
+// closed). Once it returns, ctx no longer matters to the generator.
+func OpenContext(ctx context.Context, conf string) (*Generator, error) {
 	spec, err := config.Parse(conf)
 	if err != nil {
 		return nil, err
 	}
-	g, err := gen.Open(spec, gen.Options{})
+	g, err := gen.Open(spec, gen.Options{Context: ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +189,7 @@ func (g *Generator) Compose(p Parts) (int64, error) {
 func (g *Generator) Config() string { return g.g.Config() }
 
 // Stats reports the generator's counters and its lease.
-func (g *Generator) Stats() Stats { return Stats(gen.StatsOf(g.g)) }
+func (g *Generator) Stats() Stats { return statsOf(gen.StatsOf(g.g)) }
 
 // Close stops the generator and gives back its lease; later calls fail
 // with ErrClosed (Decode, DecodeText and Compose too, though they need no

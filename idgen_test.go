@@ -84,7 +84,7 @@ func TestGeneratorIssuesIncreasingIDsAndCloses(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, last, again)
 	require.Equal(t, int64(6000), g.Stats().Issued)
-	require.Equal(t, int64(idgen.LeaseNone), g.Stats().LeaseState)
+	require.Equal(t, idgen.LeaseNone, g.Stats().LeaseState)
 
 	require.NoError(t, g.Close())
 	require.NoError(t, g.Close(), "closing twice is harmless")

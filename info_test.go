@@ -85,7 +85,7 @@ func TestLeaseOffDecodesOnly(t *testing.T) {
 		"preset=leaf worker=zk://127.0.0.1:1 text=base62 lease=off"} {
 		g, err := idgen.Open(cfg)
 		require.NoError(t, err, cfg)
-		require.Equal(t, int64(idgen.LeaseNone), g.Stats().LeaseState, cfg)
+		require.Equal(t, idgen.LeaseNone, g.Stats().LeaseState, cfg)
 		_, err = g.Next()
 		require.ErrorIs(t, err, idgen.ErrInvalid, cfg)
 		require.ErrorContains(t, err, "lease=off", cfg)

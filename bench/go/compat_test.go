@@ -9,13 +9,13 @@ import (
 	"time"
 
 	bw "github.com/bwmarrin/snowflake"
-	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen"
 	"github.com/sony/sonyflake/v2"
 )
 
-func mustOpen(t *testing.T, config string) gen.Generator {
+func mustOpen(t *testing.T, config string) *idgen.Generator {
 	t.Helper()
-	g, err := gen.OpenString(config)
+	g, err := idgen.Open(config)
 	if err != nil {
 		t.Fatalf("%s: %v", config, err)
 	}
@@ -67,7 +67,7 @@ func TestSonyflakeBothWays(t *testing.T) {
 				if e["time"] != q.Time || e["sequence"] != q.Sequence || e["machine"] != q.Worker || sf.ToTime(sid).UnixMilli() != q.UnixMs {
 					t.Fatalf("sonyflake id %d: its parts %v, idgen reads %+v", sid, e, q)
 				}
-				back, err := g.Compose(gen.Parts{UnixMs: -1, Time: e["time"], Epoch: -1, Datacenter: -1, Worker: e["machine"], Sequence: e["sequence"]})
+				back, err := g.Compose(idgen.Parts{UnixMs: -1, Time: e["time"], Epoch: -1, Datacenter: -1, Worker: e["machine"], Sequence: e["sequence"]})
 				if err != nil || back != sid {
 					t.Fatalf("compose of sonyflake's parts: %d, %v; want %d", back, err, sid)
 				}

@@ -8,12 +8,12 @@ import (
 	"time"
 
 	bw "github.com/bwmarrin/snowflake"
-	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen"
 	"github.com/sony/sonyflake/v2"
 )
 
 func benchIdgen(b *testing.B, config string) {
-	g, err := gen.OpenString(config)
+	g, err := idgen.Open(config)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func benchSony(b *testing.B, unit time.Duration) {
 func BenchmarkIdgenUncapped(b *testing.B) { benchIdgen(b, "layout=time:41,seq:22") }
 
 func BenchmarkIdgenUncappedBatch4096(b *testing.B) {
-	g, _ := gen.OpenString("layout=time:41,seq:22")
+	g, _ := idgen.Open("layout=time:41,seq:22")
 	defer g.Close()
 	buf := make([]int64, 4096)
 	b.ReportAllocs()

@@ -12,21 +12,20 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen"
 	"github.com/oklog/ulid/v2"
 )
 
-func nextText(t *testing.T, g gen.Generator) string {
+func nextText(t *testing.T, g *idgen.Generator) string {
 	t.Helper()
-	buf := make([]byte, g.TextLen())
-	n, err := gen.NextText(g, buf)
+	s, err := g.NextText()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(buf[:n])
+	return s
 }
 
-func decodedMs(t *testing.T, g gen.Generator, s string) int64 {
+func decodedMs(t *testing.T, g *idgen.Generator, s string) int64 {
 	t.Helper()
 	p, err := g.DecodeText(s)
 	if err != nil {
@@ -136,15 +135,15 @@ func TestULIDSameRefusalsAsOklog(t *testing.T) {
 
 // UUIDv7 and ULID as text beside the peers making the same (make bench).
 func benchText(b *testing.B, config string) {
-	g, err := gen.OpenString(config)
+	g, err := idgen.Open(config)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer g.Close()
-	buf := make([]byte, g.TextLen())
+	buf := make([]byte, 0, g.TextLen())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := g.NextText(buf); err != nil {
+		if _, err := g.AppendText(buf); err != nil {
 			b.Fatal(err)
 		}
 	}

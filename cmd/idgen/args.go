@@ -7,8 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/idgen/idgen/internal/config"
 )
 
 // opts are the parsed command line.
@@ -55,12 +53,12 @@ func (o *opts) checkFlags() error {
 	return nil
 }
 
-// spec is the configuration of a word that takes no arguments.
-func (o *opts) spec() (*config.Spec, error) {
+// conf is the configuration of a word that takes no arguments.
+func (o *opts) conf() (string, error) {
 	if len(o.args) > 0 {
-		return nil, usageError{o.word + " takes no arguments"}
+		return "", usageError{o.word + " takes no arguments"}
 	}
-	return config.Parse(o.config)
+	return o.config, nil
 }
 
 var words = map[string]string{

@@ -4,23 +4,17 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"strings"
 
-	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/gen"
-	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen"
 )
 
 func cmdDecode(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) error {
-	c, err := config.Parse(o.config)
-	if err != nil {
-		return err
-	}
-	g, c, err := openNoLease(c)
+	g, err := idgen.OpenDecoder(o.config) // lease=off: takes no lease, contacts no store
 	if err != nil {
 		return err
 	}
@@ -36,12 +30,12 @@ func cmdDecode(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) erro
 	}
 	var first error
 	for _, s := range inputs {
-		line, err := decodeOne(g, c, s, o.json)
+		line, err := decodeOne(g, s, o.json)
 		if err != nil {
 			w.Flush()
 			fmt.Fprintf(stderr, "idgen: %v\n", err)
 			if first == nil {
-				first = errs.New(errs.KindOf(err), "some ids did not decode")
+				first = errors.New("some ids did not decode")
 			}
 			continue
 		}
@@ -52,9 +46,9 @@ func cmdDecode(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) erro
 
 // decodeOne decodes one input: a text preset's id, a numeric preset's id in
 // its fixed-width text= form, or a number in decimal or 0x hex.
-func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, error) {
+func decodeOne(g *idgen.Generator, s string, asJSON bool) (string, error) {
 	t := strings.TrimSpace(s)
-	if c.Scheme.IsText() {
+	if isText(g) {
 		p, err := g.DecodeText(t)
 		if err != nil {
 			return "", err
@@ -63,8 +57,8 @@ func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, 
 	}
 	var id int64
 	var err error
-	if c.Text != config.TextDec && len(t) == layout.FixedWidth(c.Text.Base()) {
-		var p gen.TextParts
+	if n := g.Info().TextLen; n > 0 && len(t) == int(n) { // a fixed-width text= form
+		var p idgen.TextParts
 		if p, err = g.DecodeText(t); err == nil {
 			id = p.ID
 		}
@@ -82,7 +76,7 @@ func decodeOne(g gen.Generator, c *config.Spec, s string, asJSON bool) (string, 
 }
 
 // decodeLine is one decoded id; fields the layout lacks are left out.
-func decodeLine(p gen.Parts, asJSON bool) string {
+func decodeLine(p idgen.Parts, asJSON bool) string {
 	var f fields
 	f.num("id", p.ID)
 	f.when(p.UnixMs)
@@ -94,7 +88,7 @@ func decodeLine(p gen.Parts, asJSON bool) string {
 }
 
 // textLine is a decoded text id; absent fields are left out.
-func textLine(p gen.TextParts, asJSON bool) string {
+func textLine(p idgen.TextParts, asJSON bool) string {
 	var f fields
 	f.when(p.UnixMs)
 	f.num("sequence", p.Sequence)

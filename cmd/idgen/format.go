@@ -6,7 +6,7 @@ import (
 	"bufio"
 	"strconv"
 
-	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen"
 )
 
 func cmdFormat(o *opts, w *bufio.Writer) error {
@@ -15,13 +15,13 @@ func cmdFormat(o *opts, w *bufio.Writer) error {
 		if err != nil {
 			return "", err
 		}
-		return layout.FormatID(id, o.base, o.fixed)
+		return idgen.Format(id, o.base, o.fixed)
 	})
 }
 
 func cmdParse(o *opts, w *bufio.Writer) error {
 	return eachArg(o, w, "parse needs text", func(s string) (string, error) {
-		v, err := layout.ParseID(s, o.base)
+		v, err := idgen.Parse(s, o.base)
 		return strconv.FormatInt(v, 10), err
 	})
 }

@@ -11,8 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen"
 )
 
 // leaseJSON is one pair in --json output (fence and holder null where none).
@@ -25,17 +24,18 @@ type leaseJSON struct {
 }
 
 func cmdLeases(o *opts, w *bufio.Writer) error {
-	c, err := o.spec()
+	conf, err := o.conf()
 	if err != nil {
 		return err
 	}
-	if c.Scheme == config.SchemeSegment {
-		return counterLine(c, o.json, w)
-	}
-	rows, err := gen.ListLeases(c)
+	l, err := idgen.Leases(conf)
 	if err != nil {
 		return err
 	}
+	if l.Counter != nil {
+		return counterLine(*l.Counter, o.json, w)
+	}
+	rows := l.Pairs
 	if o.json {
 		return leasesJSON(rows, w)
 	}
@@ -50,7 +50,7 @@ func cmdLeases(o *opts, w *bufio.Writer) error {
 	return nil
 }
 
-func leasesJSON(rows []gen.LeaseRow, w *bufio.Writer) error {
+func leasesJSON(rows []idgen.PairLease, w *bufio.Writer) error {
 	out := make([]leaseJSON, len(rows))
 	for i, r := range rows {
 		out[i] = leaseJSON{State: r.State}
@@ -78,11 +78,7 @@ func leasesJSON(rows []gen.LeaseRow, w *bufio.Writer) error {
 // counterLine prints a segment configuration's counter: the last value
 // taken and where the next segment begins (values of live generators'
 // segments in hand are below it).
-func counterLine(c *config.Spec, asJSON bool, w *bufio.Writer) error {
-	r, err := gen.ReadCounter(c)
-	if err != nil {
-		return err
-	}
+func counterLine(r idgen.Counter, asJSON bool, w *bufio.Writer) error {
 	var last *int64
 	next := &r.Start
 	if r.Found {

@@ -14,8 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen"
 )
 
 // TestLeaseHolderProcess is not a test: run by TestLeasesOfTheHostDirectory
@@ -25,9 +24,7 @@ func TestLeaseHolderProcess(t *testing.T) {
 	if cfg == "" {
 		t.Skip("a helper process")
 	}
-	c, err := config.Parse(cfg)
-	require.NoError(t, err)
-	g, err := gen.Open(c, gen.Options{})
+	g, err := idgen.Open(cfg)
 	require.NoError(t, err)
 	_, err = g.Next()
 	require.NoError(t, err)
@@ -72,9 +69,7 @@ func TestLeasesOfTheHostDirectory(t *testing.T) {
 		return c
 	}
 	killed, live := holder(), holder()
-	c, err := config.Parse(cfg)
-	require.NoError(t, err)
-	g, err := gen.Open(c, gen.Options{}) // closed cleanly below
+	g, err := idgen.Open(cfg) // closed cleanly below
 	require.NoError(t, err)
 	_, err = g.Next()
 	require.NoError(t, err)

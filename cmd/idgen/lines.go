@@ -1,7 +1,7 @@
 package main
 
-// What several words share: reading ids, opening a configuration without
-// a lease, and printing fields as key=value pairs or JSON.
+// What several words share: reading ids, and printing fields as
+// key=value pairs or JSON.
 
 import (
 	"errors"
@@ -9,10 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/gen"
 )
 
 // rfc3339 prints unix ms as RFC 3339, or says it lies beyond year 9999.
@@ -39,20 +35,9 @@ func parseID(s string) (int64, error) {
 		v, err = strconv.ParseInt(t, 10, 64)
 	}
 	if err != nil || t == "" {
-		return 0, errs.New(errs.ErrInvalid, "%q is not an id (decimal or 0x hex)", s)
+		return 0, fmt.Errorf("%q is not an id (decimal or 0x hex)", s)
 	}
 	return v, nil
-}
-
-// openNoLease opens the configuration for decoding: the same layout, unit
-// and epoch, but a fixed worker, so it takes no lease.
-func openNoLease(c *config.Spec) (gen.Generator, *config.Spec, error) {
-	if c.Scheme == config.SchemeSegment {
-		return gen.SegmentDecoder(c), c, nil // takes no segment
-	}
-	c = c.Unleased()
-	g, err := gen.Open(c, gen.Options{})
-	return g, c, err
 }
 
 // fields are the parts of a decoded id, in order, printed as key=value

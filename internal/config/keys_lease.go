@@ -5,10 +5,12 @@ package config
 // (whose defaults follow the source and each other), and max_skew=.
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/stores"
 )
 
 // leasing: the keys of a lease apply only to a generator that takes one.
@@ -16,7 +18,7 @@ func leasing(d *draft) string {
 	if d.WorkerSrc.Leasing() {
 		return ""
 	}
-	return "applies only with a lease source (worker=lease, zk://, postgres://, mysql://, redis:// or etcd://…), not worker=" + d.given["worker"]
+	return "applies only with a lease source (worker=lease, " + stores.Names(nil, false, "://") + "…), not worker=" + d.given["worker"]
 }
 
 func hostLease(d *draft) string {
@@ -42,8 +44,8 @@ func printLeaseDir(c *Spec) (string, bool) {
 }
 
 func sqlLease(d *draft) string {
-	if d.WorkerSrc != SourcePG && d.WorkerSrc != SourceMySQL {
-		return "applies only with worker=postgres://… or mysql://…"
+	if d.WorkerSrc != SourceStore || !d.leaseProps().Tables {
+		return "applies only with worker=" + stores.Names(hasTables, false, "://…")
 	}
 	return ""
 }
@@ -67,19 +69,16 @@ func readLeaseTTL(d *draft, v string) (err error) {
 	if d.LeaseTTL < 100*time.Millisecond || d.LeaseTTL > time.Hour {
 		return errs.Key("lease_ttl", "want from 100ms to 1h, got %q", v)
 	}
-	if d.WorkerSrc == SourceZK && d.LeaseTTL < time.Second {
-		return errs.Key("lease_ttl", "a ZooKeeper session needs at least 1s, got %q", v)
+	if p := d.leaseProps(); d.LeaseTTL < p.MinTTL {
+		return errs.Key("lease_ttl", "%s needs at least %s, got %q", p.MinTTLWhy, p.MinTTL, v)
 	}
 	return nil
 }
 
-// defLeaseTTL: the host directory is renewed locally, the fleet stores
-// over a network.
+// defLeaseTTL: the store's (the host directory is renewed locally, the
+// fleet stores over a network).
 func defLeaseTTL(d *draft) error {
-	d.LeaseTTL = DefaultHostTTL
-	if d.WorkerSrc.Fleet() {
-		d.LeaseTTL = DefaultFleetTTL
-	}
+	d.LeaseTTL = d.leaseProps().DefaultTTL
 	return nil
 }
 
@@ -96,10 +95,7 @@ func readMaxOutage(d *draft, v string) (err error) {
 }
 
 func defMaxOutage(d *draft) error {
-	d.MaxOutage = max(DefaultHostOutage, d.LeaseTTL)
-	if d.WorkerSrc.Fleet() {
-		d.MaxOutage = max(DefaultFleetOutage, d.LeaseTTL)
-	}
+	d.MaxOutage = max(d.leaseProps().DefaultOutage, d.LeaseTTL)
 	return nil
 }
 
@@ -119,18 +115,17 @@ func printMaxWait(c *Spec) (string, bool) { return c.MaxWait.String(), c.WorkerS
 
 // storeClock: max_skew=<d> fails an open with IDGEN_ECLOCK when this
 // host's clock and the lease store's are further apart. Only stores with
-// a clock take it (ZooKeeper's node times, PostgreSQL, MySQL, Redis); a
-// number, the host directory and etcd have none.
+// a clock take it (the table of stores says which: Props.Clock); a number
+// has none.
 func storeClock(d *draft) string {
-	switch d.WorkerSrc {
-	case SourceZK, SourcePG, SourceMySQL, SourceRedis:
-		return ""
-	case SourceLease:
-		return "the host lease directory has no clock of its own to compare with (use a store with one: zk://, postgres://, mysql:// or redis://)"
-	case SourceEtcd:
-		return "etcd has no clock idgen can read (use zk://, postgres://, mysql:// or redis://)"
+	withClock := stores.Names(hasClock, false, "://")
+	if !d.WorkerSrc.Leasing() {
+		return "applies only with a lease store that has a clock (" + withClock + "), not worker=" + d.given["worker"]
 	}
-	return "applies only with a lease store that has a clock (zk://, postgres://, mysql:// or redis://), not worker=" + d.given["worker"]
+	if p := d.leaseProps(); !p.Clock {
+		return fmt.Sprintf(p.NoClock, withClock)
+	}
+	return ""
 }
 
 func readMaxSkew(d *draft, v string) (err error) {

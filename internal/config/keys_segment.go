@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/stores"
 )
 
 // needName: a segment generator's name is its counter.
@@ -118,8 +119,8 @@ func printSegmentDir(c *Spec) (string, bool) {
 }
 
 func sqlStore(d *draft) string {
-	if d.Store == nil || d.Store.Kind != StorePG && d.Store.Kind != StoreMySQL {
-		return "applies only to the SQL stores (store=postgres://… or mysql://…)"
+	if r, ok := storeRow(d.Store); !ok || !r.Tables {
+		return "applies only to the SQL stores (store=" + stores.Names(hasTables, false, "://…") + ")"
 	}
 	return ""
 }

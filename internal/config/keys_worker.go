@@ -59,7 +59,7 @@ func (c *Spec) source(s Source, v int64) string {
 		return "lease"
 	case SourceOrdinal:
 		return "ordinal"
-	case SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd:
+	case SourceStore:
 		return Quote(c.Store.Redacted)
 	}
 	return strconv.FormatInt(v, 10)
@@ -80,7 +80,7 @@ func (d *draft) parseSource(key, v string, kind layout.FieldKind) (Source, int64
 			return 0, 0, err
 		}
 		d.Store = u
-		return u.Kind.Source(), 0, nil
+		return SourceStore, 0, nil
 	case key == "datacenter" && v == "mac":
 		if !d.Layout.Has(layout.FieldDatacenter) {
 			return 0, 0, errs.Key(key, "mac needs a layout with a datacenter field")

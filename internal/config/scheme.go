@@ -40,11 +40,7 @@ const (
 	SourcePID                   // worker=pid: the preset's derivation from datacenter and pid
 	SourceMAC                   // datacenter=mac: the preset's derivation from a MAC address
 	SourceLease                 // worker=lease: the host lease directory
-	SourceZK                    // worker=zk://...: a ZooKeeper ensemble
-	SourcePG                    // worker=postgres://...: a PostgreSQL table
-	SourceMySQL                 // worker=mysql://... or mariadb://...: a MySQL/MariaDB table
-	SourceRedis                 // worker=redis://... or rediss://...: Redis keys
-	SourceEtcd                  // worker=etcd://... or etcds://...: etcd keys through its JSON gateway
+	SourceStore                 // worker=<scheme>://...: the store Spec.Store names (internal/lease/stores)
 	SourceOrdinal               // worker=ordinal: the host name's trailing -N, or $IDGEN_ORDINAL
 )
 
@@ -52,10 +48,4 @@ const (
 func (s Source) Leasing() bool { return s == SourceLease || s.Fleet() }
 
 // Fleet reports whether the source is a coordinator shared by many hosts.
-func (s Source) Fleet() bool {
-	switch s {
-	case SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd:
-		return true
-	}
-	return false
-}
+func (s Source) Fleet() bool { return s == SourceStore }

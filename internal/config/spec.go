@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/idgen/idgen/internal/layout"
+	"github.com/idgen/idgen/internal/lease/stores"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // Spec is a parsed configuration string; Parse("") gives the defaults. A
@@ -20,8 +22,8 @@ type Spec struct {
 	WorkerSrc   Source
 	DC          int64
 	DCSrc       Source
-	Store       *StoreURL // the coordinator of a Fleet source
-	WallClock   bool      // clock=wall
+	Store       *storeurl.StoreURL // the store worker= or store= names (its own package parsed it)
+	WallClock   bool               // clock=wall
 	OnClockBack Policy
 	Borrow      bool          // on_exhausted=borrow
 	MaxDrift    time.Duration // how far borrowing may run ahead of the clock
@@ -59,13 +61,13 @@ const DefaultLeaseDir = "/var/tmp/idgen"
 // Default lease times: the host directory is renewed locally, the fleet
 // stores over a network.
 const (
-	DefaultHostTTL  = time.Second
-	DefaultFleetTTL = 10 * time.Second
+	DefaultHostTTL  = stores.HostTTL
+	DefaultFleetTTL = stores.FleetTTL
 	DefaultMaxDrift = time.Second
 	// The fence runs max_outage ahead of the clock: a store outage that
 	// short stops no generator.
-	DefaultHostOutage  = time.Second
-	DefaultFleetOutage = 60 * time.Second
+	DefaultHostOutage  = stores.HostOutage
+	DefaultFleetOutage = stores.FleetOutage
 	// MaxDuration bounds max_drift and max_outage, so sums of them never
 	// overflow.
 	MaxDuration = 24 * time.Hour

@@ -1,122 +1,45 @@
 package config
 
+// worker= and store= URLs: each store package reads and redacts its own,
+// through the table of stores (internal/lease/stores), which config asks
+// for a store's properties too. Only what is not a store's is here.
+
 import (
-	"net"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/stores"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
-// StoreKind names a coordinator.
-type StoreKind int
+// StoreURL is a store's address as worker= or store= gives it.
+type StoreURL = storeurl.StoreURL
 
+// StoreKind names a store: its row in the table of stores.
+type StoreKind = storeurl.Kind
+
+// StorePG and StoreMySQL are the SQL stores' kinds, kept for callers that
+// compare a Spec's Store.Kind with them (cmd/idgen's explain); new code
+// asks the table: stores.Lookup(kind) and its Tables property.
 const (
-	StoreZK    StoreKind = iota // zk://[user:password@]host:port[,host:port...][/root]
-	StorePG                     // postgres:// or postgresql:// (a libpq URL)
-	StoreMySQL                  // mysql:// or mariadb://user:password@host:port/database[?tls=true]
-	StoreRedis                  // redis:// or rediss://[user:password@]host:port[/db][?wait=N]
-	StoreEtcd                   // etcd:// or etcds://[user:password@]h1:p1[,h2:p2...][/prefix]
+	StorePG    StoreKind = "postgres"
+	StoreMySQL StoreKind = "mysql"
 )
 
-// Source is the worker source a store kind serves.
-func (k StoreKind) Source() Source {
-	return [...]Source{SourceZK, SourcePG, SourceMySQL, SourceRedis, SourceEtcd}[k]
-}
+// ParseStoreURL reads a worker=zk://… (postgres://, mysql://, …) value with
+// the parser of the store its scheme names. A malformed URL is
+// errs.ErrInvalid naming worker; the message never holds the password.
+func ParseStoreURL(v string) (*StoreURL, error) { return stores.Parse(v) }
 
-// StoreURL is a coordinator's address as worker= gives it.
-type StoreURL struct {
-	Kind     StoreKind
-	Raw      string   // as given, password included: only for connecting
-	Servers  []string // host:port, in the order given
-	Root     string   // ZooKeeper: the root znode, default /idgen
-	User     string
-	Password string
-	HasPass  bool
-	Database string // PostgreSQL, MySQL
-	TLS      bool   // mysql ?tls=true, rediss://, etcds://
-	DB       int    // Redis: the database number
-	Wait     int    // Redis ?wait=N: replicas each record write waits for
-
-	// Where names the servers and, for PostgreSQL, MySQL and Redis, the
-	// database: what a message about reaching the store says.
-	Where string
-	// Redacted is the URL without its password, for messages and for the
-	// configuration string.
-	Redacted string
-
-	secrets []string // the password and the query's password parameters
-}
-
-// secretParams are the query parameters of a libpq URL that carry a
-// password: the configuration string leaves them out, messages hide them.
-var secretParams = []string{"password", "sslpassword"}
-
-// Scrub hides every password of the URL in msg (a server's or a driver's
-// message): each is *** instead.
-func (u *StoreURL) Scrub(msg string) string {
-	for _, s := range append([]string{u.Password}, u.secrets...) {
-		if s != "" {
-			msg = strings.ReplaceAll(msg, s, "***")
+// leaseProps are the properties of the store worker= names: the host
+// directory's for every source that names no store.
+func (d *draft) leaseProps() stores.Props {
+	if d.WorkerSrc == SourceStore {
+		if r, ok := stores.Lookup(d.Store.Kind); ok {
+			return r.Props
 		}
 	}
-	return msg
-}
-
-// DefaultZKRoot is the root znode of ZooKeeper leases.
-const DefaultZKRoot = "/idgen"
-
-func checkHostPort(what, hp string) error {
-	host, port, err := net.SplitHostPort(hp)
-	if err != nil || host == "" {
-		return errs.Key("worker", "%s server %q is not host:port", what, hp)
-	}
-	n, err := strconv.Atoi(port)
-	if err != nil || n < 1 || n > 65535 {
-		return errs.Key("worker", "%s server %q: port must be 1..65535", what, hp)
-	}
-	return nil
-}
-
-func (u *StoreURL) redacted() string {
-	if u.Kind == StoreZK || u.Kind == StoreEtcd {
-		s, _, _ := strings.Cut(u.Raw, "://")
-		s += "://"
-		if u.User != "" {
-			s += url.PathEscape(u.User) + "@"
-		}
-		return s + strings.Join(u.Servers, ",") + u.Root
-	}
-	p, err := url.Parse(u.Raw)
-	if err != nil {
-		return strings.SplitN(u.Raw, ":", 2)[0] + "://?"
-	}
-	if p.User != nil {
-		p.User = url.User(p.User.Username())
-	}
-	if q := p.Query(); p.RawQuery != "" {
-		for _, k := range secretParams {
-			q.Del(k)
-		}
-		p.RawQuery = q.Encode()
-	}
-	return p.String()
-}
-
-func (u *StoreURL) where() string {
-	servers := strings.Join(u.Servers, ",")
-	switch u.Kind {
-	case StoreZK:
-		return "ZooKeeper ensemble " + servers
-	case StoreMySQL:
-		return "MySQL " + servers + " database " + strconv.Quote(u.Database)
-	case StoreRedis:
-		return "Redis " + servers + " db " + strconv.Itoa(u.DB)
-	case StoreEtcd:
-		return "etcd cluster " + servers
-	}
-	return "PostgreSQL " + servers + " database " + strconv.Quote(u.Database)
+	return stores.HostDir().Props
 }
 
 // redactAny drops a user:password@ part and the parameters (a libpq URL
@@ -146,4 +69,23 @@ func checkIdentifier(v string) error {
 		return errs.Key("lease_table", "want a plain identifier (letters, digits, _; at most 63 bytes; no quotes, dots or ;), got %q", v)
 	}
 	return nil
+}
+
+// storeRow is the table's row of a store URL (false: none).
+func storeRow(u *StoreURL) (stores.Row, bool) {
+	if u == nil {
+		return stores.Row{}, false
+	}
+	return stores.Lookup(u.Kind)
+}
+
+func hasTables(p stores.Props) bool { return p.Tables }
+
+func hasClock(p stores.Props) bool { return p.Clock }
+
+// StoreKeepsTables reports whether the store c names keeps SQL tables
+// (lease_table=, the counters' table): the table of stores' Tables.
+func (c *Spec) StoreKeepsTables() bool {
+	r, ok := storeRow(c.Store)
+	return ok && r.Tables
 }

@@ -15,12 +15,12 @@ func TestNewStoreURLs(t *testing.T) {
 		in, redacted, where string
 		kind                StoreKind
 	}{
-		{"mysql://idgen:s3cret@127.0.0.1:3306/ids?tls=true", "mysql://idgen@127.0.0.1:3306/ids?tls=true", `MySQL 127.0.0.1:3306 database "ids"`, StoreMySQL},
-		{"mariadb://idgen:s3cret@db/ids", "mariadb://idgen@db/ids", `MySQL db:3306 database "ids"`, StoreMySQL},
-		{"redis://:s3cret@127.0.0.1:6380/2?wait=1", "redis://@127.0.0.1:6380/2?wait=1", "Redis 127.0.0.1:6380 db 2", StoreRedis},
-		{"rediss://app:s3cret@cache", "rediss://app@cache", "Redis cache:6379 db 0", StoreRedis},
-		{"etcd://root:s3cret@127.0.0.1:2379,127.0.0.1:2380/ids/a", "etcd://root@127.0.0.1:2379,127.0.0.1:2380/ids/a", "etcd cluster 127.0.0.1:2379,127.0.0.1:2380", StoreEtcd},
-		{"etcds://e1,e2:23790", "etcds://e1:2379,e2:23790/idgen", "etcd cluster e1:2379,e2:23790", StoreEtcd},
+		{"mysql://idgen:s3cret@127.0.0.1:3306/ids?tls=true", "mysql://idgen@127.0.0.1:3306/ids?tls=true", `MySQL 127.0.0.1:3306 database "ids"`, "mysql"},
+		{"mariadb://idgen:s3cret@db/ids", "mariadb://idgen@db/ids", `MySQL db:3306 database "ids"`, "mysql"},
+		{"redis://:s3cret@127.0.0.1:6380/2?wait=1", "redis://@127.0.0.1:6380/2?wait=1", "Redis 127.0.0.1:6380 db 2", "redis"},
+		{"rediss://app:s3cret@cache", "rediss://app@cache", "Redis cache:6379 db 0", "redis"},
+		{"etcd://root:s3cret@127.0.0.1:2379,127.0.0.1:2380/ids/a", "etcd://root@127.0.0.1:2379,127.0.0.1:2380/ids/a", "etcd cluster 127.0.0.1:2379,127.0.0.1:2380", "etcd"},
+		{"etcds://e1,e2:23790", "etcds://e1:2379,e2:23790/idgen", "etcd cluster e1:2379,e2:23790", "etcd"},
 	} {
 		u, err := ParseStoreURL(tc.in)
 		require.NoError(t, err, tc.in)
@@ -58,7 +58,8 @@ func TestNewStoreURLsRefused(t *testing.T) {
 func TestNewStoresConfigString(t *testing.T) {
 	c, err := Parse("worker=redis://:s3cret@127.0.0.1:6379")
 	require.NoError(t, err)
-	assert.Equal(t, SourceRedis, c.WorkerSrc)
+	assert.Equal(t, SourceStore, c.WorkerSrc)
+	assert.Equal(t, StoreKind("redis"), c.Store.Kind)
 	assert.Equal(t, DefaultFleetTTL, c.LeaseTTL)
 	assert.True(t, c.WorkerSrc.Fleet())
 	assert.NotContains(t, c.String(), "s3cret")

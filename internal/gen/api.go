@@ -4,6 +4,8 @@ package gen
 // parts of ids, and what Open takes besides a configuration.
 
 import (
+	"context"
+
 	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
@@ -69,6 +71,10 @@ type Options struct {
 	// Counters replaces the segment counter store the configuration names
 	// (the simulator); the generator owns it.
 	Counters segment.Store
+	// Context, when set, stops an open that waits (for a predecessor's
+	// record): Open then fails with an error wrapping its Err and
+	// ErrWorker, and leaves nothing taken (cancel.go).
+	Context context.Context
 	// Hooks, when set, is filled by Open with what the simulator steps by
 	// hand (hooks.go).
 	Hooks *Hooks

@@ -30,8 +30,8 @@ func build(sh *shape, lm *leaser) (g Generator, err error) {
 }
 
 func construct(sh *shape, lm *leaser) (Generator, error) {
-	if c := sh.cfg; sh.Now() < c.EpochMs {
-		return nil, errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
+	if err := epochStarted(sh); err != nil {
+		return nil, err
 	}
 	// Each case returns a nil Generator on error, never a typed nil.
 	switch sh.cfg.Scheme {
@@ -56,4 +56,13 @@ func construct(sh *shape, lm *leaser) (Generator, error) {
 		return newCached(tg), nil
 	}
 	return tg, nil
+}
+
+// epochStarted fails when sh's epoch is in the future: a generator cannot
+// issue before it (nor, with lease=off, open as one that could).
+func epochStarted(sh *shape) error {
+	if c := sh.cfg; sh.Now() < c.EpochMs {
+		return errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
+	}
+	return nil
 }

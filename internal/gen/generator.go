@@ -25,6 +25,7 @@
 //	api.go, stats.go, errors.go, runs.go, registry.go, leases.go
 //	info.go        what a generator is (idgen_get_info)
 //	decodeonly.go  lease=off: decoding only, issuing refused
+//	cancel.go      an open that a context stops (Options.Context)
 package gen
 
 import (
@@ -39,7 +40,21 @@ import (
 // shape (shape.go), the store (stores.go), then the generator of its
 // scheme (segment.go, textgens.go, or leaser.go and build.go).
 func Open(c *config.Spec, opt Options) (Generator, error) {
+	if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
+		return nil, errCancelled(ctx, nil)
+	}
+	var ce *cancelEnv
+	opt.Env, ce = withCancel(opt.Context, opt.Env)
 	g, err := openResolved(c, opt)
+	if cut := ce.disarm(); cut || ce != nil && opt.Context.Err() != nil {
+		if g != nil {
+			_ = g.Close()
+		}
+		if cut {
+			err = nil // the cut wait's message says nothing true
+		}
+		return nil, errCancelled(opt.Context, err)
+	}
 	if err == nil && opt.Hooks != nil {
 		*opt.Hooks = hooksOf(g)
 	}
@@ -54,7 +69,7 @@ func openResolved(c *config.Spec, opt Options) (Generator, error) {
 	}
 	sh := newShape(&rc, opt)
 	if rc.LeaseOff {
-		return openDecodeOnly(sh), nil // no store, no lease, no segment
+		return openDecodeOnly(sh) // no store, no lease, no segment
 	}
 	st, err := openStores(&rc, opt)
 	if err != nil {

@@ -6,6 +6,7 @@ package gen
 
 import (
 	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 )
 
@@ -71,3 +72,14 @@ func (b *randText) spec() *config.Spec { return b.cfg }
 
 func (c *core) holdsLease() bool   { return c.lm != nil }
 func (g *segGen) holdsLease() bool { return g.c != nil }
+
+// AppendIDText appends id, one g issued or any other, in g's text= form
+// (what NextText writes, without issuing); ErrInvalid for a text preset,
+// whose ids are not numbers.
+func AppendIDText(g Generator, dst []byte, id int64) ([]byte, error) {
+	c := g.(specced).spec()
+	if c.Scheme.IsText() {
+		return dst, errs.New(errs.ErrInvalid, "preset %s ids are text, not numbers in a text= form", c.Preset)
+	}
+	return layout.AppendID(dst, id, c.Text.Base(), c.Text != config.TextDec)
+}

@@ -43,13 +43,6 @@ func counterOf(g Generator) *segment.Counter {
 	return nil
 }
 
-// SegmentDecoder is a segment generator that only decodes, composes and
-// shows its configuration: it opens no store and takes no segment; its
-// Next and NextBatch are ErrInvalid (the CLI's decode and explain).
-func SegmentDecoder(c *config.Spec) Generator {
-	return &segGen{shape: newShape(c, Options{})}
-}
-
 var errDecodeOnly = errs.New(errs.ErrInvalid, "this segment generator was opened for decoding only")
 
 // Next returns the next value of the counter.

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/idgen/idgen"
-	"github.com/idgen/idgen/internal/config"
 )
 
 // account checks that the values handed out (warm-up included) are what
@@ -35,20 +35,17 @@ func account(label, conf string, g *idgen.Generator, before int64, r *result) {
 // with a fixed step, the counter's advance divided by it (exact); with
 // step=auto, the segments seen landing in SegmentLeft.
 func roundTrips(conf string, r *result, advanced int64) string {
-	spec, err := config.Parse(conf)
-	if err != nil {
-		fatal("%v", err)
-	}
+	step, auto := stepOf(conf)
 	s := r.elapsed.Seconds()
-	if !spec.Segment.Auto {
+	if !auto {
 		return fmt.Sprintf("; %.1f round trips/s (counter advance / step); counter %.1f M/s",
-			float64(advanced)/float64(spec.Segment.Step)/s, float64(advanced)/s/1e6)
+			float64(advanced)/float64(step)/s, float64(advanced)/s/1e6)
 	}
 	// A poll can miss a segment taken and used up between two polls; no
 	// segment holds more than the auto maximum.
-	seen, least := float64(r.jumps.Load())/s, float64(advanced)/float64(config.MaxAutoStep)/s
+	seen, least := float64(r.jumps.Load())/s, float64(advanced)/float64(idgen.SegmentMaxAutoStep)/s
 	return fmt.Sprintf("; >= %.1f round trips/s (%.1f seen landing, %.1f = counter advance / %d max step); counter %.1f M/s",
-		max(seen, least), seen, least, config.MaxAutoStep, float64(advanced)/s/1e6)
+		max(seen, least), seen, least, idgen.SegmentMaxAutoStep, float64(advanced)/s/1e6)
 }
 
 // checked keeps every value of a shorter run: each goroutine's strictly
@@ -158,3 +155,40 @@ func cyclesPerSecond() float64 {
 
 //go:noinline
 func calibrationWait(ch chan struct{}) { <-ch }
+
+// decoder opens conf for decoding only (no store contacted).
+func decoder(conf string) *idgen.Generator {
+	d, err := idgen.OpenDecoder(conf)
+	if err != nil {
+		fatal("%v", err)
+	}
+	return d
+}
+
+// kindOf is what conf makes (idgen.Kind*).
+func kindOf(conf string) int64 {
+	d := decoder(conf)
+	defer d.Close()
+	return d.Info().Kind
+}
+
+// stepOf is a segment configuration's step, as its effective
+// configuration says it: a number, or auto.
+func stepOf(conf string) (step int64, auto bool) {
+	d := decoder(conf)
+	defer d.Close()
+	for _, f := range strings.Fields(d.Config()) {
+		if v, ok := strings.CutPrefix(f, "step="); ok {
+			if v == "auto" {
+				return 0, true
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				fatal("step: %v", err)
+			}
+			return n, false
+		}
+	}
+	fatal("%s: no step", conf)
+	return 0, false
+}

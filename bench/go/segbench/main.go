@@ -30,8 +30,6 @@ import (
 	"time"
 
 	"github.com/idgen/idgen"
-	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/gen"
 )
 
 const (
@@ -272,17 +270,14 @@ func main() {
 // counter is the last value a segment configuration's counter took (its
 // start - 1 when new); -1 for any other configuration.
 func counter(conf string) int64 {
-	spec, err := config.Parse(conf)
-	if err != nil {
-		fatal("%v", err)
-	}
-	if spec.Scheme != config.SchemeSegment {
+	if kindOf(conf) != idgen.KindCounter {
 		return -1
 	}
-	c, err := gen.ReadCounter(spec)
+	l, err := idgen.Leases(conf)
 	if err != nil {
 		fatal("read counter: %v", err)
 	}
+	c := l.Counter
 	if !c.Found {
 		return c.Start - 1
 	}

@@ -20,13 +20,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // client speaks to the members of one cluster.
 type client struct {
-	u      *config.StoreURL
+	u      *storeurl.StoreURL
 	hc     *http.Client
 	scheme string
 
@@ -38,7 +38,7 @@ type client struct {
 	authErr error         // how the last one ended
 }
 
-func newClient(u *config.StoreURL) *client {
+func newClient(u *storeurl.StoreURL) *client {
 	tr := &http.Transport{
 		DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 15 * time.Second}).DialContext,
 		MaxIdleConnsPerHost: 4,

@@ -23,8 +23,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 	"github.com/idgen/idgen/internal/segment"
 )
 
@@ -41,7 +41,7 @@ type counterAt struct{ last, rev int64 }
 
 // OpenCounters connects within timeout (the cluster must answer a
 // linearizable read).
-func OpenCounters(u *config.StoreURL, timeout time.Duration) (*Counters, error) {
+func OpenCounters(u *storeurl.StoreURL, timeout time.Duration) (*Counters, error) {
 	s, err := Open(u, timeout)
 	if err != nil {
 		return nil, err

@@ -6,12 +6,11 @@ package etcdstore
 import (
 	"testing"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 )
 
 func TestCounterKeyReadStrictly(t *testing.T) {
-	u, err := config.ParseStoreURL("etcd://root:pw-secret@127.0.0.1:1/app")
+	u, err := ParseURL("etcd://root:pw-secret@127.0.0.1:1/app")
 	if err != nil {
 		t.Fatal(err)
 	}

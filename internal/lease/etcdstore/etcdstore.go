@@ -39,14 +39,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // Store is a connection to one cluster.
 type Store struct {
-	url *config.StoreURL
+	url *storeurl.StoreURL
 	c   *client
 	ttl time.Duration
 
@@ -58,7 +58,7 @@ type Store struct {
 // answers a linearizable read (it has a leader) and, with a user, that the
 // credentials are accepted. Errors name the members and the reason, never
 // the password.
-func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
+func Open(u *storeurl.StoreURL, ttl time.Duration) (*Store, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)
 	defer cancel()
 	s := &Store{url: u, c: newClient(u), ttl: ttl, claims: map[lease.Claim]struct{}{}}

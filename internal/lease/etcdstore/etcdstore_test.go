@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
 )
@@ -41,7 +40,7 @@ func TestSecondsRoundUp(t *testing.T) {
 }
 
 func TestNoMemberAnswersNamesEachAndNeverThePassword(t *testing.T) {
-	u, err := config.ParseStoreURL("etcd://root:pw-secret@127.0.0.1:1,127.0.0.1:2/x")
+	u, err := ParseURL("etcd://root:pw-secret@127.0.0.1:1,127.0.0.1:2/x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +78,7 @@ func TestTransientAnswersAreTriedElsewhere(t *testing.T) {
 		}
 	}
 	// A context already over: the call fails at once, naming the member.
-	u, _ := config.ParseStoreURL("etcd://127.0.0.1:1/x")
+	u, _ := ParseURL("etcd://127.0.0.1:1/x")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := newClient(u).read(ctx, "/x/"); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {

@@ -34,14 +34,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 	"github.com/idgen/idgen/internal/segment"
 )
 
 // OpenCounters connects within timeout and makes the counter table when
 // it is missing.
-func OpenCounters(u *config.StoreURL, table string, timeout time.Duration) (c *Counters, err error) {
+func OpenCounters(u *storeurl.StoreURL, table string, timeout time.Duration) (c *Counters, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	c = &Counters{}

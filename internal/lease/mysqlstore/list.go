@@ -5,16 +5,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/lease/sqlclaim"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 const errNoTable = 1146
 
 // OpenReadOnly connects without creating or altering the table (idgen
 // leases): a missing table lists as an empty pool.
-func OpenReadOnly(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
+func OpenReadOnly(u *storeurl.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, func(s *Store, ctx context.Context) error {
 		s.checkSeq(ctx)
 		return nil
@@ -54,7 +54,7 @@ func (s *Store) List(ctx context.Context, pool lease.Pool) ([]lease.Entry, error
 // OpenCountersReadOnly connects without creating the counter table (idgen
 // leases on a segment configuration): a missing table reads as a counter
 // never begun.
-func OpenCountersReadOnly(u *config.StoreURL, table string, timeout time.Duration) (*CounterReader, error) {
+func OpenCountersReadOnly(u *storeurl.StoreURL, table string, timeout time.Duration) (*CounterReader, error) {
 	s, err := sqlclaim.Open(timeout, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, timeout) }, nil)
 	if err != nil {
 		return nil, err

@@ -39,9 +39,9 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/lease/pgstore"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // DefaultTable is the table name without lease_table=.
@@ -62,7 +62,7 @@ const (
 
 // Store is a small pool of connections to one database.
 type Store struct {
-	url   *config.StoreURL
+	url   *storeurl.StoreURL
 	db    *sql.DB
 	table string // quoted
 	plain string
@@ -72,10 +72,10 @@ type Store struct {
 	once  sync.Once
 }
 
-// Interval and Expiry are the PostgreSQL store's buckets, shared.
+// Interval and Expiry are the SQL stores' buckets (sqlclaim's).
 var (
-	Interval = pgstore.Interval
-	Expiry   = pgstore.Expiry
+	Interval = sqlclaim.Interval
+	Expiry   = sqlclaim.Expiry
 )
 
 type quiet struct{}
@@ -84,7 +84,7 @@ func (quiet) Print(...any) {}
 
 // connect makes the connection pool and checks that it reaches the
 // database.
-func connect(ctx context.Context, u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
+func connect(ctx context.Context, u *storeurl.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	if table == "" {
 		table = DefaultTable
 	}
@@ -117,16 +117,16 @@ func connect(ctx context.Context, u *config.StoreURL, table string, ttl time.Dur
 // quoteIdent quotes an identifier (config checked it is plain already).
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-func redact(u *config.StoreURL, msg string) string { return u.Scrub(msg) }
+func redact(u *storeurl.StoreURL, msg string) string { return u.Scrub(msg) }
 
 // explainConnect names what failed without the password.
-func explainConnect(u *config.StoreURL, err error) error {
+func explainConnect(u *storeurl.StoreURL, err error) error {
 	return errs.New(errs.ErrWorker, "%s: %s", u.Where, reason(u, err))
 }
 
 // reason says why a connection or a statement failed, without the
 // password: refused, no answer, authentication, or the server's message.
-func reason(u *config.StoreURL, err error) string {
+func reason(u *storeurl.StoreURL, err error) string {
 	var me *mysql.MySQLError
 	var ne net.Error
 	var ce *tls.CertificateVerificationError

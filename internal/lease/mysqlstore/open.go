@@ -4,15 +4,15 @@ import (
 	"context"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease/sqlclaim"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // Open connects (within ttl plus a few seconds) and creates the table if it
 // is missing (only then: a table that exists is used as it is). Errors name
 // host, port and database, never the password.
-func Open(u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
+func Open(u *storeurl.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, (*Store).ensureTable)
 }
 

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
-func parse(t *testing.T, raw string) *config.StoreURL {
+func parse(t *testing.T, raw string) *storeurl.StoreURL {
 	t.Helper()
-	u, err := config.ParseStoreURL(raw)
+	u, err := ParseURL(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 	"github.com/idgen/idgen/internal/segment"
 )
 
@@ -35,7 +35,7 @@ type Counters struct{ s *Store }
 
 // OpenCounters connects (within timeout) and creates the counter table if
 // it is missing.
-func OpenCounters(u *config.StoreURL, table string, timeout time.Duration) (*Counters, error) {
+func OpenCounters(u *storeurl.StoreURL, table string, timeout time.Duration) (*Counters, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	conn, err := pgconn.Connect(ctx, u.Raw)

@@ -38,30 +38,23 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // DefaultTable is the table name without lease_table=.
 const DefaultTable = "idgen_lease"
 
-// Interval is the bucket width for a lease_ttl: a quarter of it, in whole
-// milliseconds, at least 1 ms.
-func Interval(ttl time.Duration) time.Duration {
-	return max(time.Millisecond, (ttl / 4).Truncate(time.Millisecond))
-}
-
-// Expiry is the bucketed expiry of a lease renewed at now (unix ms):
-// (⌊(now + ttl) / interval⌋ + 1) · interval. The database computes the
-// same in SQL (expirySQL); this is its specification and its unit test.
-func Expiry(nowMs int64, ttl time.Duration) int64 {
-	iv := Interval(ttl).Milliseconds()
-	return ((nowMs+ttl.Milliseconds())/iv + 1) * iv
-}
+// Interval and Expiry are the SQL stores' buckets (sqlclaim's).
+var (
+	Interval = sqlclaim.Interval
+	Expiry   = sqlclaim.Expiry
+)
 
 // Store is one connection to the database.
 type Store struct {
-	url   *config.StoreURL
+	url   *storeurl.StoreURL
 	conn  *pgconn.PgConn
 	table string // quoted
 	plain string // as given
@@ -77,7 +70,7 @@ type Store struct {
 
 // connect makes the connection within ctx. Errors name host, port and
 // database, never the password.
-func connect(ctx context.Context, u *config.StoreURL, table string, ttl time.Duration) (*Store, error) {
+func connect(ctx context.Context, u *storeurl.StoreURL, table string, ttl time.Duration) (*Store, error) {
 	if table == "" {
 		table = DefaultTable
 	}
@@ -92,7 +85,7 @@ func connect(ctx context.Context, u *config.StoreURL, table string, ttl time.Dur
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // explainConnect names what failed without the password.
-func explainConnect(u *config.StoreURL, err error) error {
+func explainConnect(u *storeurl.StoreURL, err error) error {
 	var pe *pgconn.PgError
 	reason := "unreachable"
 	switch {

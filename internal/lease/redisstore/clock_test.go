@@ -7,14 +7,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // A renewal script's clock stands in for TIME while it is fresh (the
 // Keeper's skew estimate right after a renewal sends no command); a stale
 // one is not used: the store is asked (here: closed, so it fails).
 func TestStoreNowUsesTheClockTheLastScriptReturned(t *testing.T) {
-	s := &Store{url: &config.StoreURL{Kind: config.StoreRedis, Servers: []string{"127.0.0.1:1"}}, closed: true}
+	s := &Store{url: &storeurl.StoreURL{Kind: Kind, Servers: []string{"127.0.0.1:1"}}, closed: true}
 	ctx := context.Background()
 
 	before := time.Now()

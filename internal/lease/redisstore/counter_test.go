@@ -12,12 +12,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 )
 
 func cannedCounters(t *testing.T, replies ...string) (*Counters, *strings.Builder) {
-	u, err := config.ParseStoreURL("redis://u:pw-s3cret@127.0.0.1:1/3")
+	u, err := ParseURL("redis://u:pw-s3cret@127.0.0.1:1/3")
 	require.NoError(t, err)
 	c, sent := serve(t, replies...)
 	return &Counters{s: &Store{url: u, c: c, done: make(chan struct{})}, marks: map[string]int64{}, stop: make(chan struct{})}, sent

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // watchScript refuses the counters whose keys are gone or below their
@@ -37,7 +37,7 @@ return {n}
 `)
 
 // OpenCounters connects within timeout and starts the watch.
-func OpenCounters(u *config.StoreURL, timeout time.Duration) (*Counters, error) {
+func OpenCounters(u *storeurl.StoreURL, timeout time.Duration) (*Counters, error) {
 	s, err := Open(u, timeout)
 	if err != nil {
 		return nil, err

@@ -14,14 +14,14 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // Store is one connection to a Redis server, made again when it breaks.
 type Store struct {
-	url       *config.StoreURL
+	url       *storeurl.StoreURL
 	ttl       time.Duration
 	probation time.Duration // how old a marker must be before a taker trusts it
 	horizon   time.Duration // how long after a loss a lost record may hide a fence (forever: a counter layout)
@@ -39,7 +39,7 @@ type Store struct {
 // clock. Errors name host, port and db, never the password.
 // Its lease takers assume lost fences run at most 2·ttl ahead (the least
 // max_outage, ttl, twice for clocks apart): OpenLeases says how far.
-func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
+func Open(u *storeurl.StoreURL, ttl time.Duration) (*Store, error) {
 	return OpenLeases(u, ttl, 2*ttl)
 }
 
@@ -47,7 +47,7 @@ func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
 // up to horizon past the moment the loss was seen (2·max_outage plus
 // max_drift for a generator with a clock; forever for a counter layout,
 // which no wait passes: Forever).
-func OpenLeases(u *config.StoreURL, ttl, horizon time.Duration) (*Store, error) {
+func OpenLeases(u *storeurl.StoreURL, ttl, horizon time.Duration) (*Store, error) {
 	host, _ := os.Hostname()
 	s := &Store{url: u, ttl: ttl, probation: ttl, horizon: horizon, host: host, pid: strconv.Itoa(os.Getpid()), done: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), ttl+3*time.Second)

@@ -20,8 +20,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 	"github.com/idgen/idgen/internal/segment"
 )
 
@@ -29,7 +29,7 @@ import (
 type Counters struct{ s *Store }
 
 // OpenCounters connects (a session within timeout + 3 s).
-func OpenCounters(u *config.StoreURL, timeout time.Duration) (*Counters, error) {
+func OpenCounters(u *storeurl.StoreURL, timeout time.Duration) (*Counters, error) {
 	s, err := Open(u, timeout)
 	if err != nil {
 		return nil, err

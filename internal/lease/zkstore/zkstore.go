@@ -34,14 +34,14 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
-	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // Store is a connection to an ensemble.
 type Store struct {
-	url  *config.StoreURL
+	url  *storeurl.StoreURL
 	conn *zk.Conn
 	acl  []zk.ACL
 	ttl  time.Duration
@@ -53,7 +53,7 @@ func (quiet) Printf(string, ...any) {}
 
 // Open connects and waits, for at most ttl plus a few seconds, for a
 // session. An unreachable ensemble is errs.ErrWorker naming it.
-func Open(u *config.StoreURL, ttl time.Duration) (*Store, error) {
+func Open(u *storeurl.StoreURL, ttl time.Duration) (*Store, error) {
 	conn, events, err := zk.Connect(u.Servers, ttl, zk.WithLogger(quiet{}), zk.WithLogInfo(false))
 	if err != nil {
 		return nil, errs.New(errs.ErrWorker, "%s: %v", u.Where, err)

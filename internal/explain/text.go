@@ -1,11 +1,8 @@
-package main
+package explain
 
-// idgen explain for the text presets: their fields, byte by byte.
+// The text presets' fields, byte by byte.
 
-import (
-	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
-)
+import "github.com/idgen/idgen/internal/config"
 
 // textExplain describes a text preset's fields.
 func textExplain(c *config.Spec) string {
@@ -38,8 +35,4 @@ func textExplain(c *config.Spec) string {
 		"  bytes  6..9   loader_hash  class-loader hash (random per generator)\n" +
 		"  bytes 10..13  time         ms since the 1st of the month 00:00 in tz (starts again each month)\n" +
 		"  bytes 14..15  counter      +1 per id; at most 65536 ids per ms\n"
-}
-
-func errNoLayout(c *config.Spec) error {
-	return errs.New(errs.ErrInvalid, "--svg: preset %s is text, it has no bit layout to draw", c.Preset)
 }

@@ -1,19 +1,17 @@
-package main
+package explain
 
 import (
-	"bufio"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
 )
 
-// explainSegment describes a segment generator: no bit layout, a counter.
-func explainSegment(c *config.Spec, svg bool, w *bufio.Writer) error {
-	if svg {
-		return errs.New(errs.ErrInvalid, "--svg: preset segment is a counter, it has no bit layout to draw")
-	}
+// segmentText describes a segment generator: no bit layout, a counter.
+func segmentText(c *config.Spec) string {
+	var b strings.Builder
+	w := &b
 	where := "the host lease directory " + config.DefaultLeaseDir
 	switch {
 	case c.Store != nil:
@@ -38,5 +36,5 @@ func explainSegment(c *config.Spec, svg bool, w *bufio.Writer) error {
 	fmt.Fprintf(w, "  prefetch      the next segment when fewer than %d%% of the current one are left\n", c.Padding)
 	fmt.Fprintf(w, "  store down    the values in hand go on; then each call waits up to %s, then IDGEN_EWORKER\n", c.MaxWait)
 	fmt.Fprintf(w, "  decode        id and sequence are the value; no time, datacenter or worker\n")
-	return nil
+	return b.String()
 }

@@ -73,7 +73,7 @@ type Options struct {
 	Counters segment.Store
 	// Context, when set, stops an open that waits (for a predecessor's
 	// record): Open then fails with an error wrapping its Err and
-	// ErrWorker, and leaves nothing taken (cancel.go).
+	// ErrWorker, and leaves nothing taken (open_cancel.go).
 	Context context.Context
 	// Hooks, when set, is filled by Open with what the simulator steps by
 	// hand (hooks.go).

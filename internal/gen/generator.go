@@ -3,29 +3,33 @@
 // config.Spec, a clock and a lease; and the process-wide default
 // generator. It knows nothing of C.
 //
-// Its files use one another one way only, from the top down:
+// Its files are named by family, so a reader finds a preset's rooms by
+// name, and use one another one way only, from the top down:
 //
-//	default.go     the default generator, Continue (hooks.go: what the
-//	               simulator steps by hand)
-//	generator.go   Open: the opening path, to every generator, in the
-//	               order it takes: sources.go (pid, mac), shape.go,
-//	               stores.go, then segment.go, textgens.go (text
-//	               presets) or build.go (numeric schemes)
-//	cached.go      baidu-cached's ring (ring.go: taking from it)
-//	snowflake.go   the time generator's calls (reserve.go: reserving;
-//	               takeover.go: as its lease Keeper sees it; timegen.go:
-//	               its state and ticks)
-//	session.go, zxid.go, segment.go, uuid.go, ulid.go, rocketmq.go
-//	core.go        the lifecycle every numeric generator embeds: the
-//	               state word, closing, configuration, fence, stats
-//	leaser.go      the lease side: the store, the Keeper, the holding
-//	shape.go       configuration, layout codec and clock (text.go: the
-//	               text= form); randtext.go: what the text presets share
-//	stores.go      the one place that opens a store of any kind
-//	api.go, stats.go, errors.go, runs.go, registry.go, leases.go
-//	info.go        what a generator is (idgen_get_info)
-//	decodeonly.go  lease=off: decoding only, issuing refused
-//	cancel.go      an open that a context stops (Options.Context)
+//	default.go      the default generator, Continue (hooks.go: what the
+//	                simulator steps by hand)
+//	generator.go    Open: the opening path, to every generator, in the
+//	                order it takes: open_sources.go (pid, mac), shape.go,
+//	                open_stores.go, then segment_gen.go, text_open.go
+//	                (text presets) or open_build.go (numeric schemes);
+//	                open_decodeonly.go (lease=off: decoding only),
+//	                open_cancel.go (an open a context stops)
+//	time_*.go       the time generator: time_calls.go (its calls),
+//	                time_reserve.go (reserving), time_takeover.go (as its
+//	                lease Keeper sees it), time_state.go (state, ticks),
+//	                time_handout.go and time_runs.go (runs=N)
+//	cached_*.go     baidu-cached: cached_gen.go (the ring, its filler),
+//	                cached_ring.go (taking from it)
+//	session_gen.go, zxid_gen.go, segment_gen.go
+//	text_*.go       the text presets: text_uuid.go, text_ulid.go,
+//	                text_rocketmq.go; text_shared.go what they share
+//	core.go         the lifecycle every numeric generator embeds: the
+//	                state word, closing, configuration, fence, stats
+//	leaser.go       the lease side: the store, the Keeper, the holding
+//	shape.go        configuration, layout codec and clock (shape_text.go:
+//	                the text= form)
+//	api.go, stats.go, errors.go, registry.go, leases.go
+//	info.go         what a generator is (idgen_get_info)
 package gen
 
 import (
@@ -36,9 +40,9 @@ import (
 // worker and datacenter sources (taking a lease if asked), and checks that
 // the layout's time range has started. Nothing is left half-built on error.
 //
-// The configuration goes down one way: the sources (sources.go), the
-// shape (shape.go), the store (stores.go), then the generator of its
-// scheme (segment.go, textgens.go, or leaser.go and build.go).
+// The configuration goes down one way: the sources (open_sources.go), the
+// shape (shape.go), the store (open_stores.go), then the generator of its
+// scheme (segment_gen.go, text_open.go, or leaser.go and open_build.go).
 func Open(c *config.Spec, opt Options) (Generator, error) {
 	if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
 		return nil, errCancelled(ctx, nil)

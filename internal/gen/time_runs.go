@@ -1,7 +1,7 @@
 package gen
 
 // Runs of ids: fillRuns' reservations for a batch, and the held runs of
-// runs=N (runCache; what the time generator does with them is handout.go).
+// runs=N (runCache; what the time generator does with them is time_handout.go).
 
 import (
 	"sync"

@@ -1,6 +1,6 @@
 package gen
 
-// Taking ids from a baidu-cached ring (cached.go): lock free while it
+// Taking ids from a baidu-cached ring (cached_gen.go): lock free while it
 // holds ids, waiting for its filler when it is empty; an id that has
 // waited too long is thrown away, never handed out.
 

@@ -164,8 +164,8 @@ fuzz-go:
 	  echo "fuzz-go: $$name ($$pkg) $(FUZZ_GO_TIME): $$(grep -o 'execs: [0-9]*' <<<"$$out" | tail -1 || true)"; \
 	done
 
-test-fuzz: $(BUILD)/fuzz fuzz-go
-	@FUZZ_SECONDS=60 FUZZ_SEED=1 FUZZ_SELF=$(BUILD)/fuzz $(BUILD)/fuzz
+test-fuzz: $(BUILD)/fuzz $(BUILD)/idgen fuzz-go
+	@FUZZ_SECONDS=60 FUZZ_SEED=1 FUZZ_SELF=$(BUILD)/fuzz IDGEN_CLI=$(BUILD)/idgen $(BUILD)/fuzz
 
 # include/idgen.hpp: C++17 RAII over the C ABI, warnings as errors.
 $(BUILD)/test_hpp: tests/cpp/test_hpp.cpp tests/cpp/test_calls.cpp tests/cpp/check.hpp include/idgen.hpp include/idgen.h $(LIB)

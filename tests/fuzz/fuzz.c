@@ -10,6 +10,7 @@
  * worker's data limit, default 1024), FUZZ_CASES (stop after that many),
  * FUZZ_CASE_MAX (seconds a case may take, 90), FUZZ_KEEP=1 (keep the case
  * directories of findings), FUZZ_SELF (the command the reproducers name),
+ * IDGEN_CLI (the idgen CLI, whose explain --keys gives the key table),
  * FUZZ_SELFTEST=crash|hang|oom (a worker that fails on purpose, to see
  * the driver report it).
  *

@@ -47,7 +47,7 @@ typedef struct {
     char *keys[MAXNAMES];    /* every key idgen_open knows */
     char *presets[MAXNAMES]; /* every preset */
     char *fields[MAXNAMES];  /* every layout field name */
-    int from_library;        /* 1 when read from the library's own messages */
+    int from_library;        /* 1 when read from the library: explain --keys and its refusals */
     char why[256];           /* when not: what went wrong */
 } table_t;
 

@@ -1,6 +1,7 @@
 /*
- * The key table as the library states it (its refusals of an unknown key,
- * preset and layout field list every known one), the random numbers every
+ * The key table as the library states it (`idgen explain --keys`, the CLI
+ * named by IDGEN_CLI: every key and preset; the layout field names from its
+ * refusal of an unknown field, which lists them), the random numbers every
  * choice comes from, and configurations as pairs rendered the ways the
  * syntax allows.
  */
@@ -80,15 +81,52 @@ static int probe(const char *config, const char *after, char end, char **out) {
     return read_list(idgen_last_error(), after, end, out);
 }
 
+static void add_name(char **names, int *n, const char *name) {
+    for (int i = 0; i < *n; i++)
+        if (strcmp(names[i], name) == 0)
+            return;
+    if (*n < MAXNAMES)
+        names[(*n)++] = strdup(name);
+}
+
+/* Reads `idgen explain --keys`: one key a line, its name, the presets it
+ * applies to (comma-separated) and its default, tab-separated; a key with
+ * a row of its own for segment shows twice. The preset key's row lists
+ * every preset. Returns the CLI's exit status (-1: not run). */
+static int read_key_table(const char *cli) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' explain --keys", cli);
+    FILE *f = popen(cmd, "r");
+    if (f == NULL)
+        return -1;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        char *presets = strchr(line, '\t');
+        if (presets == NULL)
+            continue;
+        *presets++ = 0;
+        char *end = strchr(presets, '\t');
+        if (end != NULL)
+            *end = 0;
+        add_name(T.keys, &T.n_keys, line);
+        if (strcmp(line, "preset") != 0)
+            continue;
+        for (char *save = NULL, *p = strtok_r(presets, ",", &save); p; p = strtok_r(NULL, ",", &save))
+            add_name(T.presets, &T.n_presets, p);
+    }
+    return pclose(f);
+}
+
 void table_load(void) {
     memset(&T, 0, sizeof T);
-    T.n_keys = probe("idgen_fuzz_probe=1", "known: ", ')', T.keys);
-    T.n_presets = probe("preset=idgen-fuzz-probe worker=0", "known: ", ')', T.presets);
+    const char *cli = getenv("IDGEN_CLI");
+    int rc = cli ? read_key_table(cli) : -1;
     T.n_fields = probe("layout=idgenfuzzprobe:1 worker=0", "(want ", ')', T.fields);
-    T.from_library = T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
+    T.from_library = rc == 0 && T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
     if (!T.from_library)
-        snprintf(T.why, sizeof T.why, "read %d keys, %d presets, %d fields from the library's messages", T.n_keys,
-            T.n_presets, T.n_fields);
+        snprintf(T.why, sizeof T.why,
+            "IDGEN_CLI=%s explain --keys: exit %d, %d keys, %d presets; %d layout fields from the library's refusal",
+            cli ? cli : "(unset)", rc, T.n_keys, T.n_presets, T.n_fields);
 }
 
 int table_has_key(const char *k) {

@@ -571,7 +571,8 @@ func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
 	vpy := filepath.Join(build, "venv", "bin", "python")
 	jar, _ := filepath.Glob(filepath.Join(root, "bindings", "java", "target", "idgen-*.jar"))
 	cp := readTrim(filepath.Join(root, "bindings", "java", "target", "cp.txt"))
-	for _, s := range stores() {
+	host := store{name: "host", source: func(t *testing.T, _ int) string { return "lease lease_dir=" + t.TempDir() }}
+	for _, s := range append([]store{host}, stores()...) {
 		t.Run(s.name, func(t *testing.T) {
 			src := s.source(t, 0)
 			cfgPair := "preset=snowflake lease_ttl=2s max_outage=2s worker=" + src
@@ -622,7 +623,23 @@ func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
 			} else if os.Getenv("IDGEN_FLEET_ALL") != "" {
 				t.Fatalf("no Java jar under bindings/java/target (make test-java builds it)")
 			}
-			t.Logf("%s: %d generators from C, Python and Java, pair-leasing and datacenter=0, hold distinct pairs: %v", s.name, len(pairs), pairs)
+			node := exec.Command("node", "-e", "const g = require(process.env.IDGEN_NODE).open(process.argv[1]); g.next(); "+
+				"console.log(g.config); process.stdin.on('data', () => {}); process.stdin.on('end', () => g.close()); process.stdin.resume()", cfgPair)
+			node.Env = append(os.Environ(), "IDGEN_NODE="+filepath.Join(root, "bindings", "node"), "IDGEN_LIBRARY="+filepath.Join(build, "libidgen.so"))
+			if _, err := os.Stat(filepath.Join(root, "bindings", "node", "node_modules", "koffi")); err == nil {
+				leased("Node.js", node)
+			} else if os.Getenv("IDGEN_FLEET_ALL") != "" {
+				t.Fatalf("no koffi under bindings/node (make test-node installs it)")
+			}
+			rust := filepath.Join(build, "rust", "debug", "examples", "holder")
+			if _, err := os.Stat(rust); err == nil {
+				cmd := exec.Command(rust, cfgDC)
+				cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+build) // a crate's users find libidgen.so on the loader's path
+				leased("Rust", cmd)
+			} else if os.Getenv("IDGEN_FLEET_ALL") != "" {
+				t.Fatalf("no Rust holder at %s (make test-rust builds it)", rust)
+			}
+			t.Logf("%s: %d generators from C, Python, Java, Node.js and Rust, pair-leasing and datacenter=0, hold distinct pairs: %v", s.name, len(pairs), pairs)
 			c1.stop()
 			c2.stop()
 			c3.stop()

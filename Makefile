@@ -330,6 +330,8 @@ $(BENCH)/metricsbench: bench/c/metrics.c bench/c/common.h include/idgen.h $(BENC
 bench: $(BENCH)/cbench $(BENCH)/segbench $(BENCH)/metricsbench $(BUILD)/holder wheel java-lib $(VENV)/.uuid-peers
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
+	@echo; echo "== Node.js (bench/node) and Rust (bench/rust)"
+	@$(MAKE) --no-print-directory bench-node bench-rust
 
 clean:
 	rm -rf $(BUILD) $(JAVA)/target $(PYPKG)/src/idgen/libidgen.so $(PYPKG)/src/idgen/idgen $(JAVA)/src/main/resources/linux-x86-64

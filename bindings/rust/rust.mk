@@ -4,7 +4,9 @@
 #
 # test-rust         rustfmt --check, cargo test (every test and doctest) and
 #                   clippy -D warnings, linked against $(LIB) via IDGEN_LIB_DIR;
-#                   rustdoc -D warnings; rustfmt and clippy on bench/rust too
+#                   rustdoc -D warnings; rustfmt and clippy on bench/rust too;
+#                   tests/rocketmq/rust: the rocketmq crate's message ids
+#                   decoded by the crate (test scope, a crate of its own)
 # test-rust-install the same tests linked through pkg-config against a fresh
 #                   `make install` under $(BUILD)/rust/inst (no IDGEN_LIB_DIR)
 # rust-package      cargo package (verified: builds the packaged crate)
@@ -43,6 +45,8 @@ test-rust: $(LIB) rust-tools
 	$(RUST_ENV) RUSTDOCFLAGS="-D warnings" IDGEN_LIB_DIR=$(BUILD) $(CARGO) doc --locked --no-deps --quiet
 	cd $(CURDIR)/bench/rust && PATH="$(RUST_PATH)" CARGO_TARGET_DIR=$(RUST_OUT)/bench IDGEN_LIB_DIR=$(BUILD) \
 	  sh -c '$(CARGO) fmt --check && $(CARGO) clippy --locked --all-targets -- -D warnings'
+	cd $(CURDIR)/tests/rocketmq/rust && PATH="$(RUST_PATH)" CARGO_TARGET_DIR=$(RUST_OUT)/rocketmq IDGEN_LIB_DIR=$(BUILD) \
+	  LD_LIBRARY_PATH=$(BUILD) sh -c '$(CARGO) fmt --check && $(CARGO) test --locked'
 
 # Through pkg-config instead: a fresh install, IDGEN_LIB_DIR unset, cargo's
 # outputs apart (the build script's choice differs).

@@ -21,6 +21,13 @@ func TestExplain(t *testing.T) {
 	text, err = idgen.Explain("preset=segment name=orders store=zk://127.0.0.1:1")
 	require.NoError(t, err, "no store contacted")
 	require.Contains(t, text, `counter "orders"`)
+	require.NotContains(t, text, ", table ", "ZooKeeper keeps no table")
+	for _, store := range []string{"postgres://u:secret@127.0.0.1:1/db", "mysql://u:secret@127.0.0.1:1/db"} {
+		text, err = idgen.Explain("preset=segment name=orders store=" + store)
+		require.NoError(t, err)
+		require.Regexp(t, `kept in +\S+.*, table \w+\n`, text, "a SQL store names its counters' table")
+		require.NotContains(t, text, "secret")
+	}
 	text, err = idgen.Explain("preset=ulid")
 	require.NoError(t, err)
 	require.Contains(t, text, "26 Crockford base32 characters")

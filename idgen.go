@@ -65,11 +65,12 @@ type TextParts struct {
 func Open(conf string) (*Generator, error) { return OpenContext(context.Background(), conf) }
 
 // OpenContext is Open that ctx can stop: an open that waits (for the
-// clock to pass a predecessor's record, up to max_wait) returns once ctx
-// is done, with an error wrapping ctx.Err() and ErrWorker, and leaves
+// clock to pass a predecessor's record, up to max_wait, or for the
+// store's answer when it takes a pair) returns once ctx is done, with an error wrapping ctx.Err() and ErrWorker, and leaves
 // nothing taken: no pair held, no record written. A ctx done before the
 // open ends fails it even when nothing had to wait (the generator is
 // closed). Once it returns, ctx no longer matters to the generator.
+// Connecting to a store is bounded by the store's own timeouts, not ctx.
 func OpenContext(ctx context.Context, conf string) (*Generator, error) {
 	spec, err := config.Parse(conf)
 	if err != nil {

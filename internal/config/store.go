@@ -18,14 +18,6 @@ type StoreURL = storeurl.StoreURL
 // StoreKind names a store: its row in the table of stores.
 type StoreKind = storeurl.Kind
 
-// StorePG and StoreMySQL are the SQL stores' kinds, kept for callers that
-// compare a Spec's Store.Kind with them (cmd/idgen's explain); new code
-// asks the table: stores.Lookup(kind) and its Tables property.
-const (
-	StorePG    StoreKind = "postgres"
-	StoreMySQL StoreKind = "mysql"
-)
-
 // ParseStoreURL reads a worker=zk://… (postgres://, mysql://, …) value with
 // the parser of the store its scheme names. A malformed URL is
 // errs.ErrInvalid naming worker; the message never holds the password.

@@ -16,7 +16,7 @@ func segmentText(c *config.Spec) string {
 	switch {
 	case c.Store != nil:
 		where = c.Store.Where
-		if c.Store.Kind == config.StorePG || c.Store.Kind == config.StoreMySQL {
+		if c.StoreKeepsTables() {
 			where += ", table " + c.SegmentTable()
 		}
 	case c.LeaseDir != "":

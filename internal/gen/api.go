@@ -72,8 +72,9 @@ type Options struct {
 	// (the simulator); the generator owns it.
 	Counters segment.Store
 	// Context, when set, stops an open that waits (for a predecessor's
-	// record): Open then fails with an error wrapping its Err and
-	// ErrWorker, and leaves nothing taken (open_cancel.go).
+	// record, or for the store's answer to a take): Open then fails with an
+	// error wrapping its Err and ErrWorker, and leaves nothing taken
+	// (open_cancel.go).
 	Context context.Context
 	// Hooks, when set, is filled by Open with what the simulator steps by
 	// hand (hooks.go).

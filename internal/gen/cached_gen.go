@@ -189,21 +189,6 @@ func (g *cachedGen) fillPass(buf []int64, once bool) (done bool) {
 	}
 }
 
-// stepFiller runs a baidu-cached generator's filler once if it was woken
-// (a manual Env: Hooks.Fill, where the filler goroutine would run); other
-// generators ignore it.
-func stepFiller(g Generator) {
-	c, ok := g.(*cachedGen)
-	if !ok || !c.manual {
-		return
-	}
-	select {
-	case <-c.kick:
-		c.fillPass(make([]int64, c.chunk()), false)
-	default:
-	}
-}
-
 func (g *cachedGen) broadcast() {
 	if g.waiters.Load() > 0 {
 		g.mu.Lock()

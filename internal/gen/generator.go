@@ -9,7 +9,8 @@
 //	default.go      the default generator, Continue (hooks.go: what the
 //	                simulator steps by hand)
 //	generator.go    Open: the opening path, to every generator, in the
-//	                order it takes: open_sources.go (pid, mac), shape.go,
+//	                order it takes: open_sources.go (pid, mac),
+//	                open_epoch.go (a numeric epoch has begun), shape.go,
 //	                open_stores.go, then segment_gen.go, text_open.go
 //	                (text presets) or open_build.go (numeric schemes);
 //	                open_decodeonly.go (lease=off: decoding only),
@@ -40,9 +41,10 @@ import (
 // worker and datacenter sources (taking a lease if asked), and checks that
 // the layout's time range has started. Nothing is left half-built on error.
 //
-// The configuration goes down one way: the sources (open_sources.go), the
-// shape (shape.go), the store (open_stores.go), then the generator of its
-// scheme (segment_gen.go, text_open.go, or leaser.go and open_build.go).
+// The configuration goes down one way: the sources (open_sources.go),
+// the epoch (open_epoch.go), the shape (shape.go), the store
+// (open_stores.go), then the generator of its scheme (segment_gen.go,
+// text_open.go, or leaser.go and open_build.go).
 func Open(c *config.Spec, opt Options) (Generator, error) {
 	if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
 		return nil, errCancelled(ctx, nil)
@@ -70,10 +72,13 @@ func openResolved(c *config.Spec, opt Options) (Generator, error) {
 	numeric := rc.Scheme != config.SchemeSegment && !rc.Scheme.IsText()
 	if numeric {
 		resolveSources(&rc)
+		if err := epochStarted(&rc, opt); err != nil {
+			return nil, err
+		}
 	}
 	sh := newShape(&rc, opt)
 	if rc.LeaseOff {
-		return openDecodeOnly(sh) // no store, no lease, no segment
+		return openDecodeOnly(sh), nil // no store, no lease, no segment
 	}
 	st, err := openStores(&rc, opt)
 	if err != nil {

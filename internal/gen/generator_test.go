@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -461,6 +462,30 @@ func TestEpochInTheFutureIsRefused(t *testing.T) {
 	_, err = Open(c, Options{})
 	require.ErrorIs(t, err, errs.ErrInvalid)
 	require.Contains(t, err.Error(), "epoch")
+}
+
+// An epoch ahead of the clock is refused before a store is contacted: a
+// lease configuration leaves its lease directory empty.
+func TestEpochInTheFutureTouchesNoStore(t *testing.T) {
+	dir := t.TempDir()
+	files := func() int {
+		es, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		return len(es)
+	}
+	c, err := config.Parse("epoch=2200-01-01T00:00:00Z worker=lease lease_dir=" + dir)
+	require.NoError(t, err)
+	_, err = Open(c, Options{})
+	require.ErrorIs(t, err, errs.ErrInvalid)
+	require.Contains(t, err.Error(), "2200-01-01")
+	require.Zero(t, files(), "the refused open wrote to the lease directory")
+
+	c, err = config.Parse("epoch=2020-01-01T00:00:00Z worker=lease lease_dir=" + dir)
+	require.NoError(t, err)
+	g, err := Open(c, Options{})
+	require.NoError(t, err)
+	require.NotZero(t, files(), "an open that takes a lease writes its pool")
+	require.NoError(t, g.Close())
 }
 
 func TestDistinctWorkersNeverCollide(t *testing.T) {

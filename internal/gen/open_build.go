@@ -5,9 +5,7 @@ package gen
 import (
 	"fmt"
 
-	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/config"
-	"github.com/idgen/idgen/internal/errs"
 )
 
 // openFault, when set (tests), fails an open (an error or a panic) after
@@ -30,9 +28,6 @@ func build(sh *shape, lm *leaser) (g Generator, err error) {
 }
 
 func construct(sh *shape, lm *leaser) (Generator, error) {
-	if err := epochStarted(sh); err != nil {
-		return nil, err
-	}
 	// Each case returns a nil Generator on error, never a typed nil.
 	switch sh.cfg.Scheme {
 	case config.SchemeSession:
@@ -56,13 +51,4 @@ func construct(sh *shape, lm *leaser) (Generator, error) {
 		return newCached(tg), nil
 	}
 	return tg, nil
-}
-
-// epochStarted fails when sh's epoch is in the future: a generator cannot
-// issue before it (nor, with lease=off, open as one that could).
-func epochStarted(sh *shape) error {
-	if c := sh.cfg; sh.Now() < c.EpochMs {
-		return errs.Key("epoch", "%s is in the future; a generator cannot issue before its epoch", clock.FormatMs(c.EpochMs))
-	}
-	return nil
 }

@@ -5,7 +5,8 @@ package gen
 // from Now), so the open hands it an Env that ends the wait once the
 // context is done: Sleep returns at once, and Now runs past any deadline,
 // so the Keeper fails the take through its own error path (the claim
-// abandoned, nothing written). Once the open is over the Env is the base
+// abandoned, nothing written); and a store round trip of the take (its
+// Acquire) runs under the context (TakeContext). Once the open is over the Env is the base
 // one again; an open that the context cut short is closed and fails.
 
 import (
@@ -87,6 +88,18 @@ func (e *cancelEnv) Sleep(d time.Duration) {
 	case <-t.C:
 	case <-e.ctx.Done():
 	}
+}
+
+// TakeContext is the open's context while the open is on: a round trip
+// of the take (the store's Acquire) ends when it is done. Once disarmed,
+// none (a later take, after a loss, is the Keeper's own).
+func (e *cancelEnv) TakeContext() context.Context {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.armed {
+		return nil
+	}
+	return e.ctx
 }
 
 // disarm ends the open: from now on the Env is the base one, unless a

@@ -23,22 +23,23 @@ type opened struct {
 }
 
 // openStores opens the store c names, or takes opt's.
-func openStores(c *config.Spec, opt Options) (o opened, err error) {
+func openStores(c *config.Spec, opt Options) (opened, error) {
 	segment := c.Scheme == config.SchemeSegment
-	o.own = true
 	switch {
 	case segment && opt.Counters != nil:
 		return opened{counters: opt.Counters}, nil
-	case segment:
-		o.counters, err = stores.OpenCounters(storeOptions(c))
-	case c.Scheme.IsText() || !c.WorkerSrc.Leasing():
+	case !segment && (c.Scheme.IsText() || !c.WorkerSrc.Leasing()):
 		return opened{}, nil
-	case opt.Store != nil:
+	case !segment && opt.Store != nil:
 		return opened{leases: opt.Store}, nil
-	default:
-		o.leases, err = stores.OpenLeases(storeOptions(c))
 	}
-	return o, err
+	o := storeOptions(c)
+	if segment {
+		counters, err := stores.OpenCounters(o)
+		return opened{counters: counters, own: true}, err
+	}
+	leases, err := stores.OpenLeases(o)
+	return opened{leases: leases, own: true}, err
 }
 
 // storeOptions is what the table's openers take from a configuration:

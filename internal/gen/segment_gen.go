@@ -34,15 +34,6 @@ func newSegment(sh *shape, st segment.Store, opt Options) (Generator, error) {
 	return &segGen{shape: sh, c: cnt}, nil
 }
 
-// counterOf is g's segment counter, nil for any other generator
-// (Hooks.Prefetch).
-func counterOf(g Generator) *segment.Counter {
-	if s, ok := g.(*segGen); ok {
-		return s.c
-	}
-	return nil
-}
-
 var errDecodeOnly = errs.New(errs.ErrInvalid, "this segment generator was opened for decoding only")
 
 // Next returns the next value of the counter.

@@ -27,7 +27,12 @@ type shape struct {
 
 // newShape makes the shape of c, on the clock openClock gives it.
 func newShape(c *config.Spec, opt Options) *shape {
-	clk, ownClock := openClock(c, opt)
+	clk, own := openClock(c, opt)
+	return shapeOn(c, opt, clk, own)
+}
+
+// shapeOn makes the shape of c on clk (own: Open made it).
+func shapeOn(c *config.Spec, opt Options, clk clock.Clock, ownClock bool) *shape {
 	s := &shape{cfg: c, clock: clk, ownClock: ownClock, cfgString: c.String()}
 	s.manual = opt.Env != nil && opt.Env.Manual()
 	s.codec = layout.Codec{

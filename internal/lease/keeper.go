@@ -7,6 +7,7 @@ package lease
 // give it only an Issuer.
 
 import (
+	"context"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -91,6 +92,14 @@ type realEnv struct{}
 func (realEnv) Now() time.Time        { return time.Now() }
 func (realEnv) Sleep(d time.Duration) { time.Sleep(d) }
 func (realEnv) Manual() bool          { return false }
+
+// TakeContexter is an Env that can also stop a take's round trip to the
+// store (an open a context stops): TakeContext is the context the
+// Keeper's Acquire runs under (nil: none). Only the claim's acquiring
+// uses it; what gives a claim back runs to its own deadline.
+type TakeContexter interface {
+	TakeContext() context.Context
+}
 
 // RealEnv is the production Env.
 var RealEnv Env = realEnv{}

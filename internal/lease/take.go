@@ -156,7 +156,13 @@ func (k *Keeper) waitFor(p Pair, rec Record, st State) time.Duration {
 }
 
 func (k *Keeper) acquireOnce(req Request) (Claim, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL+5*time.Second)
+	base := context.Background()
+	if tc, ok := k.env.(TakeContexter); ok {
+		if c := tc.TakeContext(); c != nil {
+			base = c
+		}
+	}
+	ctx, cancel := context.WithTimeout(base, k.cfg.TTL+5*time.Second)
 	defer cancel()
 	return k.store.Acquire(ctx, req)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/explain"
 	"github.com/idgen/idgen/internal/gen"
+	"github.com/idgen/idgen/internal/layout"
 )
 
 // Explain describes conf as `idgen explain` prints it: the bit layout
@@ -37,6 +38,10 @@ func ExplainSVG(conf string) (string, error) {
 // words, separated by tabs (`idgen explain --keys`). A key with a row of
 // its own for preset=segment has two lines.
 func KeyTable() []string { return explain.Keys() }
+
+// LayoutFields are the field names a layout= value may use (`idgen
+// explain --fields`), e.g. time, datacenter, worker, seq.
+func LayoutFields() []string { return layout.FieldNames() }
 
 // OpenDecoder opens conf for decoding only: with lease=off where the key
 // applies (numeric presets and segment: no lease, no segment, no store

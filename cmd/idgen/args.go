@@ -20,6 +20,7 @@ type opts struct {
 	base   int
 	fixed  bool
 	keys   bool // explain --keys: the key table
+	fields bool // explain --fields: the layout field names
 	args   []string
 	help   bool
 	flags  []string // the flags given, by their canonical name, in order
@@ -30,7 +31,7 @@ type opts struct {
 var wordFlags = map[string][]string{
 	"next":    {"-n", "-c"},
 	"decode":  {"-c", "--json"},
-	"explain": {"-c", "--svg", "--keys"},
+	"explain": {"-c", "--svg", "--keys", "--fields"},
 	"format":  {"-b", "--fixed"},
 	"parse":   {"-b"},
 	"leases":  {"-c", "--json"},
@@ -64,7 +65,7 @@ func (o *opts) conf() (string, error) {
 var words = map[string]string{
 	"next":    "idgen next [-n N] [-c CONFIG]: print N new ids, one per line",
 	"decode":  "idgen decode [-c CONFIG] [--json] [ID ...]: print the fields of ids (decimal or 0x hex; stdin lines when none)",
-	"explain": "idgen explain [-c CONFIG] [--svg FILE] | --keys: draw the bit layout and print its limits; --keys: the key table, a key a line (name, presets, default; tab-separated)",
+	"explain": "idgen explain [-c CONFIG] [--svg FILE] | --keys | --fields: draw the bit layout and print its limits; --keys: the key table, a key a line (name, presets, default; tab-separated); --fields: the names layout= fields may have, one a line",
 	"format":  "idgen format [-b BASE] [--fixed] ID ...: print ids as text in base 2..62 (default 62)",
 	"parse":   "idgen parse [-b BASE] TEXT ...: print the ids that text in base 2..62 stands for",
 	"leases":  "idgen leases [-c CONFIG] [--json]: list the pool of a lease source as the store holds it, taking nothing",
@@ -164,6 +165,8 @@ func (o *opts) flag(name string, get func() (string, error)) (err error) {
 		o.fixed = true
 	case "--keys":
 		o.keys = true
+	case "--fields":
+		o.fields = true
 	default:
 		return usageError{fmt.Sprintf("unknown flag %s", name)}
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func cmdExplain(o *opts, w *bufio.Writer) error {
-	if o.keys {
+	if o.keys || o.fields {
 		return explainKeys(o, w)
 	}
 	conf, err := o.conf()
@@ -38,14 +38,19 @@ func cmdExplain(o *opts, w *bufio.Writer) error {
 	return nil
 }
 
-// explainKeys prints every row of the key table: its name, the presets it
-// applies to (comma-separated) and its default in words, separated by
-// tabs. A key with a row of its own for preset=segment has two lines.
+// explainKeys prints every row of the key table (--keys): its name, the
+// presets it applies to (comma-separated) and its default in words,
+// separated by tabs; a key with a row of its own for preset=segment has
+// two lines. With --fields, the layout field names, one a line.
 func explainKeys(o *opts, w *bufio.Writer) error {
-	if o.hasCfg || o.svg != "" || len(o.args) > 0 {
-		return usageError{"explain --keys prints the whole table: it takes no -c, --svg or arguments"}
+	if o.hasCfg || o.svg != "" || len(o.args) > 0 || o.keys && o.fields {
+		return usageError{"explain --keys and --fields print a whole table: they take no -c, --svg, arguments or each other"}
 	}
-	for _, l := range idgen.KeyTable() {
+	rows := idgen.KeyTable()
+	if o.fields {
+		rows = idgen.LayoutFields()
+	}
+	for _, l := range rows {
 		w.WriteString(l + "\n")
 	}
 	return nil

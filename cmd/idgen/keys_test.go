@@ -41,9 +41,37 @@ func TestExplainKeys(t *testing.T) {
 	require.Contains(t, lease, "zxid,segment\ton")
 	require.NotContains(t, lease, "uuidv7")
 
-	for _, args := range [][]string{{"explain", "--keys", "-c", "worker=0"}, {"explain", "--keys", "--svg", "x.svg"}, {"next", "--keys"}} {
+	for _, args := range [][]string{{"explain", "--keys", "-c", "worker=0"}, {"explain", "--keys", "--svg", "x.svg"}, {"next", "--keys"},
+		{"explain", "--fields", "-c", "worker=0"}, {"explain", "--keys", "--fields"}, {"next", "--fields"}} {
 		code, out, errOut := cli(t, "", args...)
 		require.Equal(t, 2, code, "%v: %q %q", args, out, errOut)
 		require.Contains(t, errOut, "usage: idgen ", args)
 	}
+}
+
+// explain --fields prints the names layout= accepts, one a line: each
+// opens as a layout, and a name not listed is refused.
+func TestExplainFields(t *testing.T) {
+	code, out, errOut := cli(t, "", "explain", "--fields")
+	require.Equal(t, 0, code, errOut)
+	fields := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Equal(t, idgen.LayoutFields(), fields)
+	require.Subset(t, fields, []string{"time", "datacenter", "worker", "seq"})
+	for _, f := range fields {
+		_, err := idgen.Explain("layout=" + f + ":3,time:41 worker=0")
+		if f == "time" {
+			require.ErrorContains(t, err, "appears twice")
+			continue
+		}
+		require.NotContains(t, errText(err), "unknown field", f)
+	}
+	_, err := idgen.Explain("layout=time:41,nosuch:3 worker=0")
+	require.ErrorContains(t, err, `unknown field "nosuch"`)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

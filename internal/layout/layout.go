@@ -32,6 +32,10 @@ var fieldNames = [numFieldKinds]string{"time", "datacenter", "worker", "seq", "e
 
 func (k FieldKind) String() string { return fieldNames[k] }
 
+// FieldNames are the names a layout= field may have, in FieldKind order
+// ("sequence" is also read as seq).
+func FieldNames() []string { return append([]string(nil), fieldNames[:]...) }
+
 // Field is one bit field of an id; Shift is its distance from bit 0.
 type Field struct {
 	Kind  FieldKind

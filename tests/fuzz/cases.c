@@ -115,6 +115,10 @@ static void exercise(gen_t *g, rng_t *r, int nops) {
         int op = (int)rint_n(r, 100);
         if (g->text_only && op < 40) /* their ids come from next_text */
             op = op < 4 ? op : 45;
+        if (g->decode_only && (op < 52 || (op >= 82 && op < 86) || (op >= 94 && op < 98))) {
+            do_refused(g); /* it issues nothing: no ids, threads, fork or lease to attack */
+            continue;
+        }
         if (op < 25)
             do_next(g, 1 + (int)rint_n(r, chance(r, 20) ? 3000 : 50));
         else if (op < 40)

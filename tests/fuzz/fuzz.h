@@ -133,6 +133,7 @@ typedef struct {
     char canon[8192];       /* its idgen_config_string */
     int fam;                /* from the canonical string */
     int text_only;          /* a text preset */
+    int decode_only;        /* lease=off: decodes, issues nothing */
     int leasing;            /* holds a lease (stats) */
     int wall;               /* clock=wall */
     int borrow;
@@ -164,6 +165,7 @@ int64_t lease_settle_ms(const char *config);
 int64_t next_budget(const gen_t *g);
 
 int do_next(gen_t *g, int k);
+void do_refused(gen_t *g);
 int do_batch(gen_t *g, rng_t *r);
 int do_text(gen_t *g, rng_t *r);
 void do_decode_compose(gen_t *g, rng_t *r);

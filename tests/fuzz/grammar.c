@@ -316,6 +316,8 @@ static void gen_value(ctx_t *x, const char *key, char *out, size_t cap) {
     } else if (strcmp(key, "store") == 0) {
         snprintf(out, cap, "%s", PICK(r, ((const char *[]){"zk://127.0.0.1:1", "postgres://u:pw@127.0.0.1:1/db", "redis://127.0.0.1:1",
             "etcd://127.0.0.1:1", "mysql://u:pw@127.0.0.1:1/db", "file:///tmp", "lease"})));
+    } else if (strcmp(key, "lease") == 0) {
+        snprintf(out, cap, "%s", PICK(r, ((const char *[]){"off", "off", "off", "on", "OFF", "no", "false", "", "off "})));
     } else if (strcmp(key, "step") == 0) {
         snprintf(out, cap, "%s", PICK(r, ((const char *[]){"1", "1000", "auto", "0", "-1", "10000000", "10000001", "9223372036854775807"})));
     } else if (strcmp(key, "start") == 0) {
@@ -381,7 +383,7 @@ void gen_config(rng_t *r, const env_t *e, cfg_t *c) {
             if (chance(r, x.fam == FAM_RANDTEXT ? 3 : 40))
                 add(&x, c, rk[i]);
     } else if (x.fam == FAM_SEGMENT) {
-        static const char *sk[] = {"name", "step", "start", "padding", "max_wait", "text", "lease_dir"};
+        static const char *sk[] = {"name", "step", "start", "padding", "max_wait", "text", "lease_dir", "lease"};
         for (size_t i = 0; i < sizeof sk / sizeof *sk; i++)
             if (chance(r, i == 0 ? 90 : 35))
                 add(&x, c, sk[i]);
@@ -412,7 +414,7 @@ void gen_config(rng_t *r, const env_t *e, cfg_t *c) {
             const char *key;
             int pct;
         } opt[] = {{"unit", 15}, {"epoch", 15}, {"clock", 20}, {"on_clock_back", 20}, {"on_exhausted", 15},
-            {"max_drift", 8}, {"seq_start", 10}, {"text", 20}, {"name", 5}, {"leased", 3}, {"switched", 3}};
+            {"max_drift", 8}, {"seq_start", 10}, {"text", 20}, {"name", 5}, {"leased", 3}, {"switched", 3}, {"lease", 6}};
         for (size_t i = 0; i < sizeof opt / sizeof *opt; i++)
             if (chance(r, opt[i].pct))
                 add(&x, c, opt[i].key);

@@ -83,7 +83,7 @@ int next_code_ok(const gen_t *g, int64_t rc) {
     case IDGEN_EOVERFLOW: return !g->text_only || g->fam == FAM_RANDTEXT;
     case IDGEN_ECLOCK: return g->wall || g->leasing;
     case IDGEN_EWORKER: return g->leasing;
-    case IDGEN_EINVAL: return g->text_only;
+    case IDGEN_EINVAL: return g->text_only || g->decode_only;
     }
     return 0;
 }
@@ -105,8 +105,28 @@ void failed_next(gen_t *g, int64_t rc, const char *call) {
     if (!next_code_ok(g, rc))
         finding(rc == IDGEN_ECLOSED ? "eclosed-open" : "next-code", "%s on an open generator -> %s (%" PRId64 "): %s", call,
             rc_name(rc), rc, idgen_last_error());
-    if (rc == IDGEN_EINVAL && !strstr(idgen_last_error(), "text"))
+    if (rc == IDGEN_EINVAL && !strstr(idgen_last_error(), g->decode_only ? "lease=off" : "text"))
         finding("next-code", "%s -> EINVAL: %s", call, idgen_last_error());
+}
+
+/* lease=off: every issuing call is IDGEN_EINVAL naming lease=off, at once,
+ * and the generator goes on decoding. */
+void do_refused(gen_t *g) {
+    int64_t one[2] = {-7, -7};
+    char text[128];
+    begin_call(3000, "an issuing call on a lease=off generator");
+    int64_t rcs[3] = {idgen_next(g->h), idgen_next_batch(g->h, one, 2), idgen_next_text(g->h, text, sizeof text)};
+    end_call();
+    static const char *calls[3] = {"idgen_next", "idgen_next_batch", "idgen_next_text"};
+    for (int i = 0; i < 3; i++) {
+        if (rcs[i] != IDGEN_EINVAL)
+            finding("decode-only", "%s on a lease=off generator -> %s, want EINVAL", calls[i], rc_name(rcs[i]));
+        else if (!strstr(idgen_last_error(), "lease=off"))
+            finding("decode-only", "%s on a lease=off generator: EINVAL whose message does not name lease=off: %s", calls[i],
+                idgen_last_error());
+    }
+    if (one[0] != -7 || one[1] != -7)
+        finding("decode-only", "idgen_next_batch on a lease=off generator wrote ids %" PRId64 ", %" PRId64, one[0], one[1]);
 }
 
 int do_next(gen_t *g, int k) {
@@ -316,6 +336,8 @@ void do_close_race(gen_t *g, rng_t *r) {
         g->last = t.ids[j];
         keep(g, t.ids[j]);
     }
+    if (g->decode_only && t.n > 0)
+        finding("decode-only", "idgen_next(g) racing idgen_close(g) on a lease=off generator handed out %d ids", t.n);
     if (t.bad_code)
         finding("close-race", "idgen_next(g) racing idgen_close(g) -> %s (want an id or ECLOSED)", rc_name(t.code));
     free(t.ids);

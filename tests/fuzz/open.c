@@ -216,6 +216,8 @@ static void gen_from_canon(gen_t *g) {
     const char *preset = cfg_get(&c, "preset");
     g->fam = preset_family(preset);
     g->text_only = g->fam == FAM_ROCKET || g->fam == FAM_ROCKETV1 || g->fam == FAM_RANDTEXT;
+    const char *lease = cfg_get(&c, "lease");
+    g->decode_only = lease && strcmp(lease, "off") == 0;
     layout_bits(g, cfg_get(&c, "layout"));
     g->unit_ms = dur_or(&c, "unit", 1);
     if (g->unit_ms <= 0)

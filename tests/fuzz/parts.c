@@ -272,8 +272,12 @@ void do_stats(gen_t *g, rng_t *r) {
     if (!g->leasing && (st.fence_unix_ms != -1 || st.renewed_unix_ms != -1 || st.leases_taken != 0))
         finding("stats-values", "idgen_get_stats of a generator without a lease: fence %" PRId64 " renewed %" PRId64 " leases_taken %" PRId64,
             st.fence_unix_ms, st.renewed_unix_ms, st.leases_taken);
-    if (!g->leasing && g->fixed_worker >= 0 && g->worker_bits > 0 && st.worker != g->fixed_worker)
+    if (!g->leasing && !g->decode_only && g->fixed_worker >= 0 && g->worker_bits > 0 && st.worker != g->fixed_worker)
         finding("stats-values", "idgen_get_stats: worker = %" PRId64 ", configured %" PRId64, st.worker, g->fixed_worker);
+    /* lease=off holds no pair and issues with none: stats say -1. */
+    if (g->decode_only && (st.worker != -1 || st.datacenter != -1 || st.lease_state != IDGEN_LEASE_NONE || st.issued != 0))
+        finding("decode-only", "idgen_get_stats of a lease=off generator: worker %" PRId64 " datacenter %" PRId64 " lease_state %" PRId64
+            " issued %" PRId64 " (want -1, -1, NONE, 0)", st.worker, st.datacenter, st.lease_state, st.issued);
     if (g->fam != FAM_SEGMENT && st.segment_left != -1)
         finding("stats-values", "idgen_get_stats: segment_left = %" PRId64 " on a generator that is not a segment", st.segment_left);
     if (g->leasing && g->worker_bits > 0 && st.lease_state == IDGEN_LEASE_HELD && st.worker < 0)

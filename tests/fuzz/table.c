@@ -1,7 +1,7 @@
 /*
- * The key table as the library states it (`idgen explain --keys`, the CLI
- * named by IDGEN_CLI: every key and preset; the layout field names from its
- * refusal of an unknown field, which lists them), the random numbers every
+ * The key table as the library states it (the CLI named by IDGEN_CLI:
+ * `idgen explain --keys`, every key and preset; `idgen explain --fields`,
+ * the layout field names), the random numbers every
  * choice comes from, and configurations as pairs rendered the ways the
  * syntax allows.
  */
@@ -34,52 +34,6 @@ int64_t rint_n(rng_t *r, int64_t n) { return n <= 0 ? 0 : (int64_t)(rnd(r) % (ui
 int chance(rng_t *r, int pct) { return rint_n(r, 100) < pct; }
 
 /* ---- the key table ------------------------------------------------------- */
-
-/* Splits the list that follows `after` in msg up to `end` on ", " and
- * " or "; returns how many names it found. */
-static int read_list(const char *msg, const char *after, char end, char **out) {
-    const char *p = strstr(msg, after);
-    if (p == NULL)
-        return 0;
-    p += strlen(after);
-    const char *q = strchr(p, end);
-    if (q == NULL)
-        return 0;
-    char list[4096];
-    size_t len = (size_t)(q - p);
-    if (len >= sizeof list)
-        return 0;
-    memcpy(list, p, len);
-    list[len] = 0;
-    int n = 0;
-    for (char *s = list; *s && n < MAXNAMES;) {
-        char *sep = strstr(s, ", ");
-        char *or = strstr(s, " or ");
-        char *cut = sep;
-        size_t skip = 2;
-        if (or != NULL && (cut == NULL || or < cut)) {
-            cut = or;
-            skip = 4;
-        }
-        if (cut != NULL)
-            *cut = 0;
-        if (*s)
-            out[n++] = strdup(s);
-        if (cut == NULL)
-            break;
-        s = cut + skip;
-    }
-    return n;
-}
-
-static int probe(const char *config, const char *after, char end, char **out) {
-    idgen_t *g = NULL;
-    if (idgen_open(config, &g) == IDGEN_OK) {
-        idgen_close(g);
-        return 0;
-    }
-    return read_list(idgen_last_error(), after, end, out);
-}
 
 static void add_name(char **names, int *n, const char *name) {
     for (int i = 0; i < *n; i++)
@@ -117,16 +71,32 @@ static int read_key_table(const char *cli) {
     return pclose(f);
 }
 
+/* Reads `idgen explain --fields`: the layout field names, one a line.
+ * Returns the CLI's exit status (-1: not run). */
+static int read_fields(const char *cli) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' explain --fields", cli);
+    FILE *f = popen(cmd, "r");
+    if (f == NULL)
+        return -1;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (*line)
+            add_name(T.fields, &T.n_fields, line);
+    }
+    return pclose(f);
+}
+
 void table_load(void) {
     memset(&T, 0, sizeof T);
     const char *cli = getenv("IDGEN_CLI");
     int rc = cli ? read_key_table(cli) : -1;
-    T.n_fields = probe("layout=idgenfuzzprobe:1 worker=0", "(want ", ')', T.fields);
-    T.from_library = rc == 0 && T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
+    int frc = cli ? read_fields(cli) : -1;
+    T.from_library = rc == 0 && frc == 0 && T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
     if (!T.from_library)
-        snprintf(T.why, sizeof T.why,
-            "IDGEN_CLI=%s explain --keys: exit %d, %d keys, %d presets; %d layout fields from the library's refusal",
-            cli ? cli : "(unset)", rc, T.n_keys, T.n_presets, T.n_fields);
+        snprintf(T.why, sizeof T.why, "IDGEN_CLI=%s explain --keys: exit %d, %d keys, %d presets; explain --fields: exit %d, %d fields",
+            cli ? cli : "(unset)", rc, T.n_keys, T.n_presets, frc, T.n_fields);
 }
 
 int table_has_key(const char *k) {

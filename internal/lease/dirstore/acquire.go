@@ -15,84 +15,77 @@ import (
 	"github.com/idgen/idgen/internal/lease"
 )
 
-// Acquire takes the lowest pair whose file it can lock, skipping pairs held
-// by live processes, pairs whose files belong to other users and records
-// that fail their checksum.
+// Acquire takes the lowest pair whose file it can lock (lease.Scan),
+// skipping pairs held by live processes, pairs whose files belong to
+// other users and records that fail their checksum.
 func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
 	if err := s.refresh(); err != nil {
 		return nil, err
 	}
-	var t tally
 	m := s.readMarker(req.Pool.Name)
-	for _, p := range req.Candidates() {
+	try := func(p lease.Pair) (lease.Claim, lease.Missed, error) {
 		// A pair without a file has no record (lost, or never had one: the
 		// marker says): a request that skips it must not create its file.
 		c, out, why, err := s.claim(req.Pool.Name, p, !req.Skips(p, lease.Record{}, m.absent(p)))
-		if err != nil {
-			return nil, err
+		if err != nil || out != claimed {
+			return nil, missed(out, why, s.path+"/"+FileName(req.Pool.Name, p)), err
 		}
-		if out == claimed {
-			if c.state == lease.Missing {
-				c.state = m.absent(p)
-			}
-			c.pool, c.notes = req.Pool.Name, notes(m, p, req)
-			if rec, state := c.Predecessor(); !req.Skips(p, rec, state) {
-				s.mark(req.Pool.Name)
-				return c, nil
-			}
-			c.drop()
-			out = absent // counted as skipped
+		if c.state == lease.Missing {
+			c.state = m.absent(p)
 		}
-		t.add(out, why, s.path+"/"+FileName(req.Pool.Name, p))
+		c.pool, c.notes = req.Pool.Name, notes(m, p, req)
+		return c, lease.Missed{}, nil
 	}
-	return nil, t.err(req, s.path)
+	giveBack := func(lc lease.Claim) (string, error) {
+		c := lc.(*claim)
+		c.drop()
+		return s.path + "/" + FileName(c.pool, c.pair), nil
+	}
+	c, err := lease.Scan(req, try, giveBack, func(t lease.Tally) error { return poolFull(req, s.path, t) })
+	if err == nil {
+		s.mark(req.Pool.Name)
+	}
+	return c, err
 }
 
-// tally counts why the pairs of a request could not be taken.
-type tally struct {
-	busy, foreign, bad, skipped, unusable int
-	firstBad, firstUnusable, firstSkipped string
-}
+// The host directory's own kinds of missed pairs, beside lease.Held and
+// lease.Skipped.
+const (
+	missedForeign  = "foreign"  // another user's file
+	missedUnusable = "unusable" // a name that is not a usable lease file
+	missedBad      = "bad"      // a record that fails its checksum
+)
 
-// add counts one pair (path: its file).
-func (t *tally) add(out outcome, why, path string) {
+// missed is the tally's entry for a pair claim did not take (path: its
+// file; why: what a notAFile name is).
+func missed(out outcome, why, path string) lease.Missed {
 	switch out {
 	case held:
-		t.busy++
+		return lease.Missed{Kind: lease.Held}
 	case absent:
-		t.skipped++
-		if t.firstSkipped == "" {
-			t.firstSkipped = path
-		}
+		return lease.Missed{Kind: lease.Skipped, Note: path}
 	case othersFile:
-		t.foreign++
+		return lease.Missed{Kind: missedForeign}
 	case notAFile:
-		t.unusable++
-		if t.firstUnusable == "" {
-			t.firstUnusable = why
-		}
-	case badRecord:
-		t.bad++
-		if t.firstBad == "" {
-			t.firstBad = path
-		}
+		return lease.Missed{Kind: missedUnusable, Note: why}
 	}
+	return lease.Missed{Kind: missedBad, Note: path}
 }
 
-// err is the pool-full error, with the counts that are not 0.
-func (t *tally) err(req lease.Request, dir string) error {
-	msg := fmt.Sprintf("in lease_dir %s: %d held by live processes", dir, t.busy)
-	if t.foreign > 0 {
-		msg += fmt.Sprintf(", %d by other users' files", t.foreign)
+// poolFull is the pool-full error, with the counts that are not 0.
+func poolFull(req lease.Request, dir string, t lease.Tally) error {
+	msg := fmt.Sprintf("in lease_dir %s: %d held by live processes", dir, t.Count(lease.Held))
+	if n := t.Count(missedForeign); n > 0 {
+		msg += fmt.Sprintf(", %d by other users' files", n)
 	}
-	if t.unusable > 0 {
-		msg += fmt.Sprintf(", %d by names that are not usable lease files (first: %s)", t.unusable, t.firstUnusable)
+	if n := t.Count(missedUnusable); n > 0 {
+		msg += fmt.Sprintf(", %d by names that are not usable lease files (first: %s)", n, t.First(missedUnusable))
 	}
-	if t.skipped > 0 {
-		msg += fmt.Sprintf(", %d with records ahead of the clock or missing (first: %s)", t.skipped, t.firstSkipped)
+	if n := t.Count(lease.Skipped); n > 0 {
+		msg += fmt.Sprintf(", %d with records ahead of the clock or missing (first: %s)", n, t.First(lease.Skipped))
 	}
-	if t.bad > 0 {
-		msg += fmt.Sprintf(", %d with records that fail their checksum (first: %s; remove such a file once no process uses the pair)", t.bad, t.firstBad)
+	if n := t.Count(missedBad); n > 0 {
+		msg += fmt.Sprintf(", %d with records that fail their checksum (first: %s; remove such a file once no process uses the pair)", n, t.First(missedBad))
 	}
 	return lease.PoolFull(req, "%s", msg)
 }

@@ -21,37 +21,31 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 		return nil, s.fail("grant a lease", err)
 	}
 	pool := s.url.Root + "/" + req.Pool.Name + "/"
-	held, skipped := 0, 0
-	for _, p := range req.Candidates() {
+	try := func(p lease.Pair) (lease.Claim, lease.Missed, error) {
 		c := &claim{s: s, lease: id, pair: p, key: pool + strconv.FormatInt(p.DC, 10) + "." + strconv.FormatInt(p.Worker, 10), held: make(chan struct{}), pending: lease.NewUnanswered(maxPending)}
 		ok, err := c.lock(ctx)
 		if err == nil && ok {
 			err = c.claimRecord(ctx)
 		}
-		if err != nil {
-			s.revoke(id)
-			return nil, err
+		if err != nil || !ok {
+			return nil, lease.Missed{Kind: lease.Held}, err
 		}
-		if !ok {
-			held++
-			continue
-		}
-		if req.Skips(p, c.rec, c.state) {
-			if err := c.unlock(ctx); err != nil {
-				s.revoke(id)
-				return nil, err
-			}
-			skipped++
-			continue
-		}
-		s.mu.Lock()
-		s.claims[c] = struct{}{}
-		s.mu.Unlock()
-		c.keep()
-		return c, nil
+		return c, lease.Missed{}, nil
 	}
-	s.revoke(id)
-	return nil, s.poolFull(req, held, skipped)
+	giveBack := func(c lease.Claim) (string, error) { return "", c.(*claim).unlock(ctx) }
+	got, err := lease.Scan(req, try, giveBack, func(t lease.Tally) error {
+		return s.poolFull(req, t.Count(lease.Held), t.Count(lease.Skipped))
+	})
+	if err != nil {
+		s.revoke(id)
+		return nil, err
+	}
+	c := got.(*claim)
+	s.mu.Lock()
+	s.claims[c] = struct{}{}
+	s.mu.Unlock()
+	c.keep()
+	return c, nil
 }
 
 // revoke gives a lease back, best effort (it expires anyway).

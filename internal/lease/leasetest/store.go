@@ -60,26 +60,29 @@ func (s *Store) Kick(pool string, p lease.Pair) {
 	delete(s.holder, key{pool, p})
 }
 
-// Acquire takes the lowest pair nobody holds.
+// Acquire takes the lowest pair nobody holds (lease.Scan).
 func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range req.Candidates() {
+	try := func(p lease.Pair) (lease.Claim, lease.Missed, error) {
 		k := key{req.Pool.Name, p}
 		if s.holder[k] != nil {
-			continue
+			return nil, lease.Missed{Kind: lease.Held}, nil
 		}
 		c := &claim{s: s, k: k, state: lease.Fresh}
 		if r, ok := s.recs[k]; ok {
 			c.rec, c.state = r, lease.Present
 		}
-		if req.Skips(p, c.rec, c.state) {
-			continue
-		}
-		s.holder[k] = c
-		return c, nil
+		return c, lease.Missed{}, nil
 	}
-	return nil, lease.PoolFull(req, "(memory store)")
+	noHolderYet := func(lease.Claim) (string, error) { return "", nil }
+	got, err := lease.Scan(req, try, noHolderYet, func(lease.Tally) error { return lease.PoolFull(req, "(memory store)") })
+	if err != nil {
+		return nil, err
+	}
+	c := got.(*claim)
+	s.holder[c.k] = c
+	return c, nil
 }
 
 // List implements lease.Lister: the pool's pairs that have a record or a

@@ -19,31 +19,27 @@ func (s *Store) Acquire(ctx context.Context, req lease.Request) (lease.Claim, er
 	if err := s.ensure(ctx, poolPath); err != nil {
 		return nil, err
 	}
-	held, skipped := 0, 0
-	for _, p := range req.Candidates() {
+	try := func(p lease.Pair) (lease.Claim, lease.Missed, error) {
 		c, err := s.lock(ctx, poolPath, p)
-		if err != nil {
-			return nil, err
-		}
-		if c == nil {
-			held++
-			continue
+		if err != nil || c == nil {
+			return nil, lease.Missed{Kind: lease.Held}, err
 		}
 		if err := c.claim(ctx); err != nil {
 			_ = c.Abandon(ctx)
-			return nil, err
+			return nil, lease.Missed{}, err
 		}
-		if req.Skips(p, c.rec, c.state) {
-			_ = c.Abandon(ctx)
-			skipped++
-			continue
+		return c, lease.Missed{}, nil
+	}
+	giveBack := func(c lease.Claim) (string, error) {
+		_ = c.Abandon(ctx) // the lock is ephemeral: the session ends it anyway
+		return "", nil
+	}
+	return lease.Scan(req, try, giveBack, func(t lease.Tally) error {
+		if n := t.Count(lease.Skipped); n > 0 {
+			return lease.PoolFull(req, "on %s under %s: %d held by live sessions, %d with records ahead of the clock", s.url.Where, s.url.Root, t.Count(lease.Held), n)
 		}
-		return c, nil
-	}
-	if skipped > 0 {
-		return nil, lease.PoolFull(req, "on %s under %s: %d held by live sessions, %d with records ahead of the clock", s.url.Where, s.url.Root, held, skipped)
-	}
-	return nil, lease.PoolFull(req, "on %s under %s: %d held by live sessions", s.url.Where, s.url.Root, held)
+		return lease.PoolFull(req, "on %s under %s: %d held by live sessions", s.url.Where, s.url.Root, t.Count(lease.Held))
+	})
 }
 
 // lock creates pair p's lock node in the client's session: a claim whose

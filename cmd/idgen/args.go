@@ -21,6 +21,9 @@ type opts struct {
 	fixed  bool
 	keys   bool // explain --keys: the key table
 	fields bool // explain --fields: the layout field names
+	listen string   // serve --listen
+	gens   []string // serve --gen, NAME=CONFIG each
+	tokens string   // serve --token-file
 	args   []string
 	help   bool
 	flags  []string // the flags given, by their canonical name, in order
@@ -35,6 +38,7 @@ var wordFlags = map[string][]string{
 	"format":  {"-b", "--fixed"},
 	"parse":   {"-b"},
 	"leases":  {"-c", "--json"},
+	"serve":   {"--listen", "--gen", "--token-file"},
 }
 
 // checkFlags refuses a flag that does not belong to the word.
@@ -69,12 +73,13 @@ var words = map[string]string{
 	"format":  "idgen format [-b BASE] [--fixed] ID ...: print ids as text in base 2..62 (default 62)",
 	"parse":   "idgen parse [-b BASE] TEXT ...: print the ids that text in base 2..62 stands for",
 	"leases":  "idgen leases [-c CONFIG] [--json]: list the pool of a lease source as the store holds it, taking nothing",
+	"serve":   "idgen serve [--listen ADDR] --gen NAME=CONFIG ... [--token-file FILE]: serve the generators over HTTP (default 127.0.0.1:8080; another address needs --token-file) until SIGTERM",
 }
 
 func usage() string {
 	var b strings.Builder
 	b.WriteString("usage:\n")
-	for _, w := range []string{"next", "decode", "explain", "format", "parse", "leases"} {
+	for _, w := range []string{"next", "decode", "explain", "format", "parse", "leases", "serve"} {
 		b.WriteString("  " + words[w] + "\n")
 	}
 	b.WriteString("flags may come before or after the word; CONFIG defaults to $IDGEN_CONFIG, then the defaults\n")
@@ -167,6 +172,14 @@ func (o *opts) flag(name string, get func() (string, error)) (err error) {
 		o.keys = true
 	case "--fields":
 		o.fields = true
+	case "--listen":
+		o.listen, err = get()
+	case "--gen":
+		if s, err = get(); err == nil {
+			o.gens = append(o.gens, s)
+		}
+	case "--token-file":
+		o.tokens, err = get()
 	default:
 		return usageError{fmt.Sprintf("unknown flag %s", name)}
 	}

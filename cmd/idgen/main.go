@@ -8,6 +8,7 @@
 //	idgen format  [-b BASE] [--fixed] ID ...      ids as text in base 2..62
 //	idgen parse   [-b BASE] TEXT ...              text back to ids
 //	idgen leases  [-c CONFIG] [--json]            the pool of a lease source, read-only
+//	idgen serve   [--listen ADDR] --gen NAME=CONFIG ... [--token-file F]  an id service over HTTP
 //
 // Flags may come before or after the word; a flag the word does not take
 // is a usage error. CONFIG defaults to
@@ -88,6 +89,8 @@ func dispatch(o *opts, stdin io.Reader, w *bufio.Writer, stderr io.Writer) error
 		return cmdFormat(o, w)
 	case "parse":
 		return cmdParse(o, w)
+	case "serve":
+		return cmdServe(o, stderr)
 	}
 	return cmdLeases(o, w)
 }

@@ -1,0 +1,105 @@
+package serve
+
+// What every endpoint shares: finding the generator a request names (its
+// token checked first), taking ids from it, and an error as one line.
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/idgen/idgen"
+)
+
+// MaxBatch is the most ids one request may ask for.
+const MaxBatch = 100_000
+
+// fail answers an error: the status and a one-line reason.
+func fail(w http.ResponseWriter, status int, reason string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write([]byte(strings.ReplaceAll(reason, "\n", " ") + "\n"))
+}
+
+// bearer is the token of an Authorization: Bearer header ("" for none).
+func bearer(r *http.Request) string {
+	a := r.Header.Get("Authorization")
+	if len(a) > 7 && strings.EqualFold(a[:7], "Bearer ") {
+		return strings.TrimSpace(a[7:])
+	}
+	return ""
+}
+
+// gen finds the generator name, after the token's check (tokens on): a
+// request without a known token learns nothing of the names (401), one
+// whose token does not cover the name is 403 whether or not it is served;
+// a name not served is 404.
+// On failure it has answered, and returns nil.
+func (s *Server) gen(w http.ResponseWriter, name, token string) *idgen.Generator {
+	if s.tokens != nil {
+		switch s.tokens.check(token, name) {
+		case 401:
+			fail(w, http.StatusUnauthorized, "a token is needed: Authorization: Bearer TOKEN (tinyid: token=)")
+			return nil
+		case 403:
+			fail(w, http.StatusForbidden, "this token may not ask for "+strconv.Quote(name))
+			return nil
+		}
+	}
+	g, ok := s.gens[name]
+	if !ok {
+		fail(w, http.StatusNotFound, "no generator named "+strconv.Quote(name)+" is served")
+		return nil
+	}
+	return g
+}
+
+// count reads a batch size (empty: 1), 1 to MaxBatch.
+func count(s, param string) (int, string) {
+	if s == "" {
+		return 1, ""
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > MaxBatch {
+		return 0, param + " must be a whole number from 1 to " + strconv.Itoa(MaxBatch) + ", got " + strconv.Quote(s)
+	}
+	return n, ""
+}
+
+// take appends n ids of g to dst as text: numbers in decimal, text ids as
+// they are, each followed by sep.
+func take(dst []byte, g *idgen.Generator, n int, sep byte) ([]byte, error) {
+	if k := g.Info().Kind; k != idgen.KindNumeric && k != idgen.KindCounter {
+		for i := 0; i < n; i++ {
+			t, err := g.NextText()
+			if err != nil {
+				return dst, err
+			}
+			dst = append(append(dst, t...), sep)
+		}
+		return dst, nil
+	}
+	ids := make([]int64, n)
+	if err := g.NextBatch(ids); err != nil {
+		return dst, err
+	}
+	for _, id := range ids {
+		dst = append(strconv.AppendInt(dst, id, 10), sep)
+	}
+	return dst, nil
+}
+
+// status is the HTTP status of a generator's error: 503 for what passes
+// (no lease, the store away, the clock, the range used up), 500 for a bug.
+func status(err error) int {
+	switch {
+	case errors.Is(err, idgen.ErrInternal):
+		return http.StatusInternalServerError
+	case errors.Is(err, idgen.ErrInvalid), errors.Is(err, idgen.ErrRange):
+		return http.StatusBadRequest
+	}
+	return http.StatusServiceUnavailable
+}

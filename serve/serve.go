@@ -1,0 +1,121 @@
+// Package serve is `idgen serve`: named idgen generators over HTTP, with
+// idgen's own endpoints and the URLs of the id services teams migrate
+// from (Meituan Leaf, Didi tinyid, CosId's proxy), answered in their
+// shapes. It stands on the public package alone.
+//
+//	serve.go    the Server: its generators, its routes, closing
+//	tokens.go   --token-file: who may ask for which name
+//	own.go      /v1/ids, /v1/decode, /metrics, /healthz
+//	peers.go    Leaf's, tinyid's and CosId's URLs
+//	answer.go   ids from a generator, errors as one line with a status
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/idgen/idgen"
+)
+
+// Gen is one served generator: its name in URLs and its configuration.
+type Gen struct {
+	Name   string
+	Config string
+}
+
+// Server answers HTTP requests for its generators. Close it to close them
+// (leases released, segment tails given back).
+type Server struct {
+	gens   map[string]*idgen.Generator
+	names  []string // sorted, for /healthz
+	tokens *Tokens  // nil: no tokens (loopback only)
+	mux    *http.ServeMux
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
+
+// ParseGen reads a --gen value, NAME=CONFIG.
+func ParseGen(s string) (Gen, error) {
+	name, conf, ok := strings.Cut(s, "=")
+	if !ok || !nameRE.MatchString(name) {
+		return Gen{}, fmt.Errorf("--gen wants NAME=CONFIG with a NAME of letters, digits, '_', '.', '-' (up to 128), got %q", cutConfig(s))
+	}
+	return Gen{Name: name, Config: conf}, nil
+}
+
+// cutConfig is what a message may show of a --gen value: its name only
+// (the configuration may hold a password).
+func cutConfig(s string) string {
+	name, _, _ := strings.Cut(s, "=")
+	return name + "=…"
+}
+
+// New opens every generator of gens (all or none: one that fails closes
+// those opened before it). tokens may be nil.
+func New(gens []Gen, tokens *Tokens) (*Server, error) {
+	if len(gens) == 0 {
+		return nil, errors.New("no generator to serve: give --gen NAME=CONFIG at least once")
+	}
+	s := &Server{gens: map[string]*idgen.Generator{}, tokens: tokens}
+	for _, g := range gens {
+		if _, dup := s.gens[g.Name]; dup {
+			s.Close()
+			return nil, fmt.Errorf("--gen %s: the name is given twice", g.Name)
+		}
+		gen, err := idgen.Open(g.Config)
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("--gen %s: %w", g.Name, err)
+		}
+		s.gens[g.Name] = gen
+		s.names = append(s.names, g.Name)
+	}
+	sort.Strings(s.names)
+	s.routes()
+	return s, nil
+}
+
+// Names are the served generators' names, sorted.
+func (s *Server) Names() []string { return append([]string(nil), s.names...) }
+
+// ServeHTTP answers a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /v1/ids/{name}", s.ids)
+	m.HandleFunc("GET /v1/decode/{name}/{id}", s.decode)
+	m.HandleFunc("GET /metrics", s.metrics)
+	m.HandleFunc("GET /healthz", s.healthz)
+	m.HandleFunc("GET /api/segment/get/{key}", s.leafSegment)
+	m.HandleFunc("GET /api/snowflake/get/{key}", s.leafSnowflake)
+	m.HandleFunc("GET /tinyid/id/nextIdSimple", s.tinyidSimple)
+	m.HandleFunc("GET /tinyid/id/nextId", s.tinyidEnvelope)
+	m.HandleFunc("GET /ids/{name}", s.cosid)
+	m.HandleFunc("GET /ids/as-string/{name}", s.cosidString)
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fail(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	s.mux = m
+}
+
+// Close closes every generator; the first error is returned, and closing
+// twice returns it again.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		for _, g := range s.gens {
+			if err := g.Close(); err != nil && s.closeErr == nil {
+				s.closeErr = err
+			}
+		}
+	})
+	return s.closeErr
+}

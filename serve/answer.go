@@ -33,30 +33,6 @@ func bearer(r *http.Request) string {
 	return ""
 }
 
-// gen finds the generator name, after the token's check (tokens on): a
-// request without a known token learns nothing of the names (401), one
-// whose token does not cover the name is 403 whether or not it is served;
-// a name not served is 404.
-// On failure it has answered, and returns nil.
-func (s *Server) gen(w http.ResponseWriter, name, token string) *idgen.Generator {
-	if s.tokens != nil {
-		switch s.tokens.check(token, name) {
-		case 401:
-			fail(w, http.StatusUnauthorized, "a token is needed: Authorization: Bearer TOKEN (tinyid: token=)")
-			return nil
-		case 403:
-			fail(w, http.StatusForbidden, "this token may not ask for "+strconv.Quote(name))
-			return nil
-		}
-	}
-	g, ok := s.gens[name]
-	if !ok {
-		fail(w, http.StatusNotFound, "no generator named "+strconv.Quote(name)+" is served")
-		return nil
-	}
-	return g
-}
-
 // count reads a batch size (empty: 1), 1 to MaxBatch.
 func count(s, param string) (int, string) {
 	if s == "" {

@@ -3,7 +3,8 @@
 // from (Meituan Leaf, Didi tinyid, CosId's proxy), answered in their
 // shapes. It stands on the public package alone.
 //
-//	serve.go    the Server: its generators, its routes, closing
+//	serve.go    New: the generators opened, the routes
+//	server.go   the Server: its generators by name, closing
 //	tokens.go   --token-file: who may ask for which name
 //	own.go      /v1/ids, /v1/decode, /metrics, /healthz
 //	peers.go    Leaf's, tinyid's and CosId's URLs
@@ -14,10 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/idgen/idgen"
 )
@@ -27,20 +26,6 @@ type Gen struct {
 	Name   string
 	Config string
 }
-
-// Server answers HTTP requests for its generators. Close it to close them
-// (leases released, segment tails given back).
-type Server struct {
-	gens   map[string]*idgen.Generator
-	names  []string // sorted, for /healthz
-	tokens *Tokens  // nil: no tokens (loopback only)
-	mux    *http.ServeMux
-
-	closeOnce sync.Once
-	closeErr  error
-}
-
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
 
 // ParseGen reads a --gen value, NAME=CONFIG.
 func ParseGen(s string) (Gen, error) {
@@ -83,9 +68,6 @@ func New(gens []Gen, tokens *Tokens) (*Server, error) {
 	return s, nil
 }
 
-// Names are the served generators' names, sorted.
-func (s *Server) Names() []string { return append([]string(nil), s.names...) }
-
 // ServeHTTP answers a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
@@ -105,17 +87,4 @@ func (s *Server) routes() {
 		fail(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
 	s.mux = m
-}
-
-// Close closes every generator; the first error is returned, and closing
-// twice returns it again.
-func (s *Server) Close() error {
-	s.closeOnce.Do(func() {
-		for _, g := range s.gens {
-			if err := g.Close(); err != nil && s.closeErr == nil {
-				s.closeErr = err
-			}
-		}
-	})
-	return s.closeErr
 }

@@ -10,9 +10,13 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"syscall"
 )
+
+// nameRE is what a generator name may be, in URLs and in token files.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
 
 // MinTokenLen is the shortest token accepted: a guessable token is no
 // guard.
@@ -114,4 +118,3 @@ func (t *Tokens) check(token, name string) int {
 	}
 	return 401
 }
-

@@ -19,8 +19,8 @@ type opts struct {
 	svg    string
 	base   int
 	fixed  bool
-	keys   bool // explain --keys: the key table
-	fields bool // explain --fields: the layout field names
+	keys   bool     // explain --keys: the key table
+	fields bool     // explain --fields: the layout field names
 	listen string   // serve --listen
 	gens   []string // serve --gen, NAME=CONFIG each
 	tokens string   // serve --token-file

@@ -28,6 +28,9 @@ func TestExplain(t *testing.T) {
 		require.Regexp(t, `kept in +\S+.*, table \w+\n`, text, "a SQL store names its counters' table")
 		require.NotContains(t, text, "secret")
 	}
+	text, err = idgen.Explain("preset=segment name=orders store=mysql://u:secret@127.0.0.1:1/db?format=leaf")
+	require.NoError(t, err)
+	require.Contains(t, text, ", table leaf_alloc (leaf's, taken with its SQL)")
 	text, err = idgen.Explain("preset=ulid")
 	require.NoError(t, err)
 	require.Contains(t, text, "26 Crockford base32 characters")

@@ -16,7 +16,10 @@ func segmentText(c *config.Spec) string {
 	switch {
 	case c.Store != nil:
 		where = c.Store.Where
-		if c.StoreKeepsTables() {
+		switch {
+		case c.Store.Format != "":
+			where += ", table " + c.Store.Table + " (" + c.Store.Format + "'s, taken with its SQL)"
+		case c.StoreKeepsTables():
 			where += ", table " + c.SegmentTable()
 		}
 	case c.LeaseDir != "":

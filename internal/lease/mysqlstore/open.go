@@ -13,6 +13,9 @@ import (
 // is missing (only then: a table that exists is used as it is). Errors name
 // host, port and database, never the password.
 func Open(u *storeurl.StoreURL, table string, ttl time.Duration) (*Store, error) {
+	if u.Format != "" {
+		return nil, errs.Key("worker", "format=%s names a segment counter table: it applies to store= of preset=segment, not to a lease pool", u.Format)
+	}
 	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, (*Store).ensureTable)
 }
 

@@ -66,11 +66,11 @@ var rows = []Row{
 		Props:  with(fleet, func(p *Props) { p.Tables = true }),
 		Leases: func(o Options) (lease.Store, error) { return leases(mysqlstore.Open(o.URL, o.Table, o.TTL)) },
 		Counters: func(o Options) (segment.Store, error) {
-			return counters(mysqlstore.OpenCounters(o.URL, o.SegmentTable, o.Timeout))
+			return counters(mysqlstore.OpenSegments(o.URL, o.SegmentTable, o.Timeout))
 		},
 		Lister: func(o Options) (lease.Store, error) { return leases(mysqlstore.OpenReadOnly(o.URL, o.Table, o.TTL)) },
 		CounterReader: func(o Options) (CounterReader, error) {
-			return readers(mysqlstore.OpenCountersReadOnly(o.URL, o.SegmentTable, o.Timeout))
+			return readers(mysqlstore.OpenSegmentsReadOnly(o.URL, o.SegmentTable, o.Timeout))
 		},
 	},
 	{

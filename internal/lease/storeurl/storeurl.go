@@ -30,6 +30,10 @@ type StoreURL struct {
 	TLS      bool   // mysql ?tls=true, rediss://, etcds://
 	DB       int    // Redis: the database number
 	Wait     int    // Redis ?wait=N: replicas each record write waits for
+	// Format and Table: a segment store's counters kept in a peer's table
+	// (MySQL ?format=leaf|tinyid&table=…): "" for idgen's own.
+	Format string
+	Table  string
 
 	// Where names the servers and, for PostgreSQL, MySQL and Redis, the
 	// database: what a message about reaching the store says.

@@ -23,7 +23,7 @@ all: lib $(BUILD)/idgen
 lib: $(LIB)
 
 # The idgen CLI (Go, on the public package only; no cgo).
-$(BUILD)/idgen: $(GO_SRC) $(wildcard cmd/idgen/*.go)
+$(BUILD)/idgen: $(GO_SRC) $(wildcard cmd/idgen/*.go) $(filter-out %_test.go,$(wildcard serve/*.go))
 	@mkdir -p $(BUILD)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $@ ./cmd/idgen
 
@@ -327,7 +327,7 @@ $(BENCH)/metricsbench: bench/c/metrics.c bench/c/common.h include/idgen.h $(BENC
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude -pthread $< -L$(BENCH) -l:libidgen.so $(RPATH) -o $@
 
 # make bench: every figure side by side in one run; see docs/BENCHMARKS.md.
-bench: $(BENCH)/cbench $(BENCH)/segbench $(BENCH)/metricsbench $(BUILD)/holder wheel java-lib $(VENV)/.uuid-peers
+bench: $(BENCH)/cbench $(BENCH)/segbench $(BENCH)/metricsbench $(BUILD)/holder $(BUILD)/idgen wheel java-lib $(VENV)/.uuid-peers
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	BENCH=$(BENCH) VPY=$(VPY) GO=$(GO) MVN="$(MVN)" ./bench/run.sh
 	@echo; echo "== Node.js (bench/node) and Rust (bench/rust)"

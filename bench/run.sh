@@ -78,6 +78,10 @@ GOMAXPROCS=6 "$BENCH/gosegbench" -secs 5 -check 0 -only "PostgreSQL, step=auto"
 "$BENCH/metricsbench"
 echo
 
+echo "== the id service (bench/serve.sh: idgen serve under wrk)"
+bench/serve.sh "$ROOT/build/idgen"
+echo
+
 echo "== the lease simulator (internal/sim): 20,000 schedules from seed 1"
 (SIM_SCHEDULES=20000 SIM_SEED=1 $GO run ./internal/sim/cmd/idgen-sim | tail -2)
 echo

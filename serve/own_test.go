@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -184,4 +185,34 @@ func TestTokenFileChecks(t *testing.T) {
 		require.Error(t, err, "%q", bad)
 		require.NotContains(t, err.Error(), tok)
 	}
+}
+
+// /healthz is 503 DOWN once a generator's lease is lost: its lease file
+// removed under it (the holder stops at its next renewal), the others UP.
+func TestHealthzDownWhenALeaseIsLost(t *testing.T) {
+	dir := t.TempDir()
+	url := start(t, nil, "snow=preset=snowflake worker=lease lease_ttl=1s max_outage=1s lease_dir="+dir, "uuids=preset=uuidv7")
+	a := get(t, url+"/healthz", "")
+	require.Equal(t, 200, a.status, a.body)
+	require.Contains(t, a.body, `"snow":{"lease":"held"`)
+	files, err := filepath.Glob(filepath.Join(dir, "*.lease"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		require.NoError(t, os.Remove(f))
+	}
+	// The Keeper renews every lease_ttl/3 and stops at once on a removed
+	// record; the bound only keeps a broken build from hanging.
+	deadline := time.Now().Add(60 * time.Second)
+	for a = get(t, url+"/healthz", ""); a.status == 200 && time.Now().Before(deadline); a = get(t, url+"/healthz", "") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.Equal(t, 503, a.status, a.body)
+	require.Equal(t, "application/json", a.ctype)
+	require.Contains(t, a.body, `"status":"DOWN"`)
+	require.Contains(t, a.body, `"snow":{"lease":"lost"`)
+	require.Contains(t, a.body, `"uuids":{"lease":"none"`)
+	a = get(t, url+"/v1/ids/snow", "")
+	require.Equal(t, 503, a.status, "a lost lease gives no ids: %s", a.body)
+	require.Equal(t, 1, strings.Count(a.body, "\n"))
 }

@@ -15,6 +15,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
+	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
 )
 
@@ -71,23 +73,80 @@ func startServe(t *testing.T, gens ...string) *serveProc {
 	return p
 }
 
+// peerSide is a SQL server the peers' tables live on, as the test uses it.
+type peerSide struct {
+	name        string
+	url         string                                // a store URL of idgen's
+	driver, dsn string                                // database/sql, for the stand-in
+	exec        func(t *testing.T, sql string) string // as the superuser
+	leafDDL     string                                // %s: the table
+	tinyDDL     string
+	run         time.Duration // how long the mixed fleet runs
+}
+
+func peerSides() []peerSide {
+	return []peerSide{{
+		name: "mysql", url: myURL, driver: "mysql", dsn: myDSN(), exec: mysql, run: 20 * time.Second,
+		leafDDL: "CREATE TABLE %s (biz_tag varchar(128) NOT NULL DEFAULT '', max_id bigint(20) NOT NULL DEFAULT '1', " +
+			"step int(11) NOT NULL, description varchar(256) DEFAULT NULL, update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, " +
+			"PRIMARY KEY (biz_tag)) ENGINE=InnoDB",
+		tinyDDL: "CREATE TABLE %s (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, biz_type varchar(63) NOT NULL DEFAULT '', " +
+			"begin_id bigint(20) NOT NULL DEFAULT '0', max_id bigint(20) NOT NULL DEFAULT '0', step int(11) DEFAULT '0', " +
+			"delta int(11) NOT NULL DEFAULT '1', remainder int(11) NOT NULL DEFAULT '0', create_time timestamp NOT NULL DEFAULT '2010-01-01 00:00:00', " +
+			"update_time timestamp NOT NULL DEFAULT '2010-01-01 00:00:00', version bigint(20) NOT NULL DEFAULT '0', " +
+			"PRIMARY KEY (id), UNIQUE KEY uniq_biz_type (biz_type)) ENGINE=InnoDB",
+	}, {
+		// Leaf and tinyid ship MySQL tables; these are the same columns
+		// in PostgreSQL's types, as a port of them would have.
+		name: "postgres", url: pgURL, driver: "pgx", dsn: pgURL, exec: psql, run: 10 * time.Second,
+		leafDDL: "CREATE TABLE %s (biz_tag varchar(128) PRIMARY KEY, max_id bigint NOT NULL DEFAULT 1, step int NOT NULL, " +
+			"description varchar(256), update_time timestamp NOT NULL DEFAULT now())",
+		tinyDDL: "CREATE TABLE %s (id bigserial PRIMARY KEY, biz_type varchar(63) NOT NULL UNIQUE, begin_id bigint NOT NULL DEFAULT 0, " +
+			"max_id bigint NOT NULL DEFAULT 0, step int DEFAULT 0, delta int NOT NULL DEFAULT 1, remainder int NOT NULL DEFAULT 0, " +
+			"create_time timestamp NOT NULL DEFAULT now(), update_time timestamp NOT NULL DEFAULT now(), version bigint NOT NULL DEFAULT 0)",
+	}}
+}
+
+// with adds query parameters to a URL.
+func with(u, params string) string {
+	if strings.Contains(u, "?") {
+		return u + "&" + params
+	}
+	return u + "?" + params
+}
+
+// rebind writes ? placeholders as PostgreSQL's $1, $2, ...
+func (s peerSide) rebind(q string) string {
+	if s.name != "postgres" {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // peerTables makes a leaf_alloc and a tiny_id_info table (the peers' own
-// DDL) with one row each for counter name, and returns their names.
-func peerTables(t *testing.T, name string) (leaf, tiny string) {
+// columns) with one row each for counter name, and returns their names.
+func (s peerSide) peerTables(t *testing.T, name string) (leaf, tiny string) {
 	tb := testRoot(t)
 	leaf, tiny = tb+"_leaf_alloc", tb+"_tiny_id_info"
-	mysql(t, "DROP TABLE IF EXISTS "+leaf+", "+tiny)
-	mysql(t, "CREATE TABLE "+leaf+" (biz_tag varchar(128) NOT NULL DEFAULT '', max_id bigint(20) NOT NULL DEFAULT '1', "+
-		"step int(11) NOT NULL, description varchar(256) DEFAULT NULL, update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, "+
-		"PRIMARY KEY (biz_tag)) ENGINE=InnoDB")
-	mysql(t, "INSERT INTO "+leaf+" (biz_tag, max_id, step, description) VALUES ('"+name+"', 1, 100, 'test')")
-	mysql(t, "CREATE TABLE "+tiny+" (id bigint(20) unsigned NOT NULL AUTO_INCREMENT, biz_type varchar(63) NOT NULL DEFAULT '', "+
-		"begin_id bigint(20) NOT NULL DEFAULT '0', max_id bigint(20) NOT NULL DEFAULT '0', step int(11) DEFAULT '0', "+
-		"delta int(11) NOT NULL DEFAULT '1', remainder int(11) NOT NULL DEFAULT '0', create_time timestamp NOT NULL DEFAULT '2010-01-01 00:00:00', "+
-		"update_time timestamp NOT NULL DEFAULT '2010-01-01 00:00:00', version bigint(20) NOT NULL DEFAULT '0', "+
-		"PRIMARY KEY (id), UNIQUE KEY uniq_biz_type (biz_type)) ENGINE=InnoDB")
-	mysql(t, "INSERT INTO "+tiny+" (biz_type, begin_id, max_id, step, delta, remainder, create_time, update_time, version) "+
+	s.exec(t, "DROP TABLE IF EXISTS "+leaf+", "+tiny)
+	s.exec(t, fmt.Sprintf(s.leafDDL, leaf))
+	s.exec(t, "INSERT INTO "+leaf+" (biz_tag, max_id, step, description) VALUES ('"+name+"', 1, 100, 'test')")
+	s.exec(t, fmt.Sprintf(s.tinyDDL, tiny))
+	s.exec(t, "INSERT INTO "+tiny+" (biz_type, begin_id, max_id, step, delta, remainder, create_time, update_time, version) "+
 		"VALUES ('"+name+"', 1, 0, 100, 1, 0, now(), now(), 1)")
+	if s.name == "postgres" { // made by the superuser: idgen (and the stand-in) need only these
+		s.exec(t, "GRANT SELECT, UPDATE ON "+leaf+", "+tiny+" TO idgen")
+	}
 	return leaf, tiny
 }
 
@@ -95,6 +154,7 @@ func peerTables(t *testing.T, name string) (leaf, tiny string) {
 // a segment of the row's step taken with the peer's SQL, then every value
 // of it, one by one.
 type standIn struct {
+	side             peerSide
 	db               *sql.DB
 	leaf, tiny, name string
 	leafGot, tinyGot []int64
@@ -109,11 +169,11 @@ func (s *standIn) leafSegment(ctx context.Context) (lo, hi int64, err error) {
 		return 0, 0, err
 	}
 	defer tx.Rollback()
-	if _, err = tx.ExecContext(ctx, "UPDATE "+s.leaf+" SET max_id = max_id + step WHERE biz_tag = ?", s.name); err != nil {
+	if _, err = tx.ExecContext(ctx, s.side.rebind("UPDATE "+s.leaf+" SET max_id = max_id + step WHERE biz_tag = ?"), s.name); err != nil {
 		return 0, 0, err
 	}
 	var maxID, step int64
-	if err = tx.QueryRowContext(ctx, "SELECT max_id, step FROM "+s.leaf+" WHERE biz_tag = ?", s.name).Scan(&maxID, &step); err != nil {
+	if err = tx.QueryRowContext(ctx, s.side.rebind("SELECT max_id, step FROM "+s.leaf+" WHERE biz_tag = ?"), s.name).Scan(&maxID, &step); err != nil {
 		return 0, 0, err
 	}
 	return maxID - step, maxID, tx.Commit()
@@ -124,11 +184,11 @@ func (s *standIn) leafSegment(ctx context.Context) (lo, hi int64, err error) {
 func (s *standIn) tinySegment(ctx context.Context) (lo, hi int64, err error) {
 	for try := 0; try < 3; try++ {
 		var id, maxID, step, version int64
-		err := s.db.QueryRowContext(ctx, "SELECT id, max_id, step, version FROM "+s.tiny+" WHERE biz_type = ?", s.name).Scan(&id, &maxID, &step, &version)
+		err := s.db.QueryRowContext(ctx, s.side.rebind("SELECT id, max_id, step, version FROM "+s.tiny+" WHERE biz_type = ?"), s.name).Scan(&id, &maxID, &step, &version)
 		if err != nil {
 			return 0, 0, err
 		}
-		res, err := s.db.ExecContext(ctx, "UPDATE "+s.tiny+" SET max_id = ?, update_time = now(), version = version + 1 WHERE id = ? AND max_id = ? AND version = ? AND biz_type = ?",
+		res, err := s.db.ExecContext(ctx, s.side.rebind("UPDATE "+s.tiny+" SET max_id = ?, update_time = now(), version = version + 1 WHERE id = ? AND max_id = ? AND version = ? AND biz_type = ?"),
 			maxID+step, id, maxID, version, s.name)
 		if err != nil {
 			return 0, 0, err
@@ -248,26 +308,32 @@ func myDSN() string {
 }
 
 // Two idgen servers and a stand-in for a Leaf and a tinyid server hand
-// out the same two counters for 20 s while clients call both idgen
+// out the same two counters for 20 s (MariaDB; 10 s on PostgreSQL) while clients call both idgen
 // servers on Leaf's and tinyid's URLs; one idgen server is killed -9 and
 // started again. No value is handed out twice, every value lies within
 // the segments the table says were taken, and what was taken but never
 // handed out is at most the segments in hand (two per server, each of
 // the three processes) plus the answers lost with the killed process.
 func TestServeBesideLeafAndTinyidNoFlagDay(t *testing.T) {
-	leaf, tiny := peerTables(t, "orders")
+	for _, side := range peerSides() {
+		t.Run(side.name, func(t *testing.T) { noFlagDay(t, side) })
+	}
+}
+
+func noFlagDay(t *testing.T, side peerSide) {
+	leaf, tiny := side.peerTables(t, "orders")
 	gens := []string{
-		"leaf=preset=segment name=orders step=100 store=" + myURL + "?format=leaf&table=" + leaf,
-		"tiny=preset=segment name=orders step=100 store=" + myURL + "?format=tinyid&table=" + tiny,
+		"leaf=preset=segment name=orders step=100 store=" + with(side.url, "format=leaf&table="+leaf),
+		"tiny=preset=segment name=orders step=100 store=" + with(side.url, "format=tinyid&table="+tiny),
 	}
 	a, b := startServe(t, gens...), startServe(t, gens...)
-	db, err := sql.Open("mysql", myDSN())
+	db, err := sql.Open(side.driver, side.dsn)
 	require.NoError(t, err)
 	defer db.Close()
-	peer := &standIn{db: db, leaf: leaf, tiny: tiny, name: "orders"}
+	peer := &standIn{side: side, db: db, leaf: leaf, tiny: tiny, name: "orders"}
 	c := &collector{urls: []string{a.url, b.url}}
 
-	const run = 20 * time.Second
+	run := side.run
 	ctx, cancel := context.WithTimeout(context.Background(), run)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -297,9 +363,9 @@ func TestServeBesideLeafAndTinyidNoFlagDay(t *testing.T) {
 		require.NoError(t, err, "SIGTERM: drained and closed, exit 0: %s", p.errs)
 	}
 
-	leafMax, err := strconv.ParseInt(mysql(t, "SELECT max_id FROM "+leaf+" WHERE biz_tag = 'orders'"), 10, 64)
+	leafMax, err := strconv.ParseInt(side.exec(t, "SELECT max_id FROM "+leaf+" WHERE biz_tag = 'orders'"), 10, 64)
 	require.NoError(t, err)
-	tinyMax, err := strconv.ParseInt(mysql(t, "SELECT max_id FROM "+tiny+" WHERE biz_type = 'orders'"), 10, 64)
+	tinyMax, err := strconv.ParseInt(side.exec(t, "SELECT max_id FROM "+tiny+" WHERE biz_type = 'orders'"), 10, 64)
 	require.NoError(t, err)
 	leafAll := append(append([]int64(nil), c.leaf...), peer.leafGot...)
 	tinyAll := append(append([]int64(nil), c.tiny...), peer.tinyGot...)

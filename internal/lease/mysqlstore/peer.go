@@ -95,7 +95,7 @@ const peerTries = 3
 
 // peerTake takes a segment of n from the peer's row name.
 func (c *PeerCounters) peerTake(ctx context.Context, name string, n, mark int64) (int64, int64, error) {
-	if c.s.url.Format == FormatLeaf {
+	if c.s.url.Format == storeurl.FormatLeaf {
 		return c.leafTake(ctx, name, n, mark)
 	}
 	for try := 0; try < peerTries; try++ {
@@ -176,7 +176,7 @@ func (c *PeerCounters) missing(name string, found bool, err error) error {
 		return err
 	}
 	add := fmt.Sprintf("INSERT INTO %s (biz_tag, max_id, step, description) VALUES ('%s', 1, 1000, '')", c.s.table, name)
-	if c.s.url.Format == FormatTinyid {
+	if c.s.url.Format == storeurl.FormatTinyid {
 		add = fmt.Sprintf("INSERT INTO %s (biz_type, begin_id, max_id, step, delta, remainder, create_time, update_time, version) VALUES ('%s', 1, 0, 1000, 1, 0, now(), now(), 1)", c.s.table, name)
 	}
 	return errs.New(errs.ErrWorker, "%s: no row for %s; idgen adds none to a %s table: add it as the %s server would be given it, e.g. %s", c.Where(), name, c.s.url.Format, c.s.url.Format, add)
@@ -202,7 +202,7 @@ func (c *PeerCounters) tinyidRow(ctx context.Context, name string) (tinyidRow, e
 // peerRead is the last value handed out of row name (Leaf: max_id - 1).
 func (c *PeerCounters) peerRead(ctx context.Context, name string) (int64, bool, error) {
 	col, key, off := "max_id", "biz_type", int64(0)
-	if c.s.url.Format == FormatLeaf {
+	if c.s.url.Format == storeurl.FormatLeaf {
 		key, off = "biz_tag", 1
 	}
 	var v int64
@@ -220,7 +220,7 @@ func (c *PeerCounters) peerRead(ctx context.Context, name string) (int64, bool, 
 // stands at last (nobody took since).
 func (c *PeerCounters) peerGiveBack(ctx context.Context, name string, last, to int64) (bool, error) {
 	q, args := "UPDATE "+c.s.table+" SET max_id = ? WHERE biz_tag = ? AND max_id = ?", []any{to + 1, name, last + 1}
-	if c.s.url.Format == FormatTinyid {
+	if c.s.url.Format == storeurl.FormatTinyid {
 		q, args = "UPDATE "+c.s.table+" SET max_id = ?, update_time = now(), version = version + 1 WHERE biz_type = ? AND max_id = ?", []any{to, name, last}
 	}
 	res, err := c.s.db.ExecContext(ctx, q, args...)

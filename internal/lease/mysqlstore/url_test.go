@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/storeurl"
 )
 
 // format= names a peer's table (its usual name, or table=); anything else
@@ -14,10 +15,10 @@ func TestPeerFormatParams(t *testing.T) {
 	const base = "mysql://u:pw-secret@127.0.0.1:3306/db"
 	for raw, want := range map[string][2]string{
 		base:                                 {"", ""},
-		base + "?format=leaf":                {FormatLeaf, "leaf_alloc"},
-		base + "?format=tinyid":              {FormatTinyid, "tiny_id_info"},
-		base + "?format=leaf&table=my_alloc": {FormatLeaf, "my_alloc"},
-		base + "?tls=false&format=tinyid&table=T1": {FormatTinyid, "T1"},
+		base + "?format=leaf":                {storeurl.FormatLeaf, "leaf_alloc"},
+		base + "?format=tinyid":              {storeurl.FormatTinyid, "tiny_id_info"},
+		base + "?format=leaf&table=my_alloc": {storeurl.FormatLeaf, "my_alloc"},
+		base + "?tls=false&format=tinyid&table=T1": {storeurl.FormatTinyid, "T1"},
 	} {
 		u, err := ParseURL(raw)
 		require.NoError(t, err, raw)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease/sqlclaim"
 	"github.com/idgen/idgen/internal/lease/storeurl"
 )
@@ -14,6 +15,9 @@ import (
 // it is missing (only then: a table that exists is used as it is). Errors
 // name host, port and database, never the password.
 func Open(u *storeurl.StoreURL, table string, ttl time.Duration) (*Store, error) {
+	if u.Format != "" {
+		return nil, errs.Key("worker", "format=%s names a segment counter table: it applies to store= of preset=segment, not to a lease pool", u.Format)
+	}
 	return sqlclaim.Open(ttl, func(ctx context.Context) (*Store, error) { return connect(ctx, u, table, ttl) }, (*Store).ensureTable)
 }
 

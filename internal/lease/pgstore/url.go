@@ -62,7 +62,19 @@ func ParseURL(raw string) (*storeurl.StoreURL, error) {
 	for _, k := range secretParams {
 		u.Secrets = append(u.Secrets, q[k]...)
 	}
+	if err := storeurl.PeerTable(u, p.Scheme, q.Get("format"), q.Get("table")); err != nil {
+		return nil, err
+	}
+
 	u.Where = "PostgreSQL " + strings.Join(u.Servers, ",") + " database " + strconv.Quote(u.Database)
 	u.Redacted = storeurl.RedactStd(u, secretParams...)
+	if q.Has("format") || q.Has("table") {
+		// idgen's own parameters, kept in Redacted (the configuration
+		// string) but not sent: the server would take them for settings.
+		q.Del("format")
+		q.Del("table")
+		p.RawQuery = q.Encode()
+		u.Raw = p.String()
+	}
 	return u, nil
 }

@@ -54,11 +54,11 @@ var rows = []Row{
 		Props:  with(fleet, func(p *Props) { p.Tables = true }),
 		Leases: func(o Options) (lease.Store, error) { return leases(pgstore.Open(o.URL, o.Table, o.TTL)) },
 		Counters: func(o Options) (segment.Store, error) {
-			return counters(pgstore.OpenCounters(o.URL, o.SegmentTable, o.Timeout))
+			return counters(pgstore.OpenSegments(o.URL, o.SegmentTable, o.Timeout))
 		},
 		Lister: func(o Options) (lease.Store, error) { return leases(pgstore.OpenReadOnly(o.URL, o.Table, o.TTL)) },
 		CounterReader: func(o Options) (CounterReader, error) {
-			return readers(pgstore.OpenCountersReadOnly(o.URL, o.SegmentTable, o.Timeout))
+			return readers(pgstore.OpenSegmentsReadOnly(o.URL, o.SegmentTable, o.Timeout))
 		},
 	},
 	{

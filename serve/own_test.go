@@ -216,3 +216,17 @@ func TestHealthzDownWhenALeaseIsLost(t *testing.T) {
 	require.Equal(t, 503, a.status, "a lost lease gives no ids: %s", a.body)
 	require.Equal(t, 1, strings.Count(a.body, "\n"))
 }
+
+// --gen-file: NAME=CONFIG lines from a private file, comments and blank
+// lines skipped; the checks of a token file apply.
+func TestReadGens(t *testing.T) {
+	p := writeTokens(t, "# the service's generators\n\norders=preset=segment name=orders\n  uuids=preset=uuidv7  \n", 0o600)
+	gens, err := serve.ReadGens(p)
+	require.NoError(t, err)
+	require.Equal(t, []serve.Gen{{Name: "orders", Config: "preset=segment name=orders"}, {Name: "uuids", Config: "preset=uuidv7"}}, gens)
+	_, err = serve.ReadGens(writeTokens(t, "orders=preset=uuidv7\n", 0o640))
+	require.ErrorContains(t, err, "chmod 600")
+	_, err = serve.ReadGens(writeTokens(t, "orders=x\nno equals sign here\n", 0o600))
+	require.ErrorContains(t, err, "line 2")
+	require.NotContains(t, err.Error(), "no equals sign here", "the line's text may hold a password")
+}

@@ -27,20 +27,14 @@ type Gen struct {
 	Config string
 }
 
-// ParseGen reads a --gen value, NAME=CONFIG.
+// ParseGen reads a --gen value, NAME=CONFIG. Its message shows none of
+// the value: a mistyped one may hold a password anywhere.
 func ParseGen(s string) (Gen, error) {
 	name, conf, ok := strings.Cut(s, "=")
 	if !ok || !nameRE.MatchString(name) {
-		return Gen{}, fmt.Errorf("--gen wants NAME=CONFIG with a NAME of letters, digits, '_', '.', '-' (up to 128), got %q", cutConfig(s))
+		return Gen{}, errors.New("--gen wants NAME=CONFIG with a NAME of letters, digits, '_', '.', '-' (up to 128 characters) before the first '='")
 	}
 	return Gen{Name: name, Config: conf}, nil
-}
-
-// cutConfig is what a message may show of a --gen value: its name only
-// (the configuration may hold a password).
-func cutConfig(s string) string {
-	name, _, _ := strings.Cut(s, "=")
-	return name + "=…"
 }
 
 // New opens every generator of gens (all or none: one that fails closes

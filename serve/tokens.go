@@ -1,18 +1,14 @@
 package serve
 
 // --token-file: lines "TOKEN NAME[,NAME…]" or "TOKEN *" ('#' starts a
-// comment). The file is read like a lease file: opened without following
-// a symlink, and refused unless it is a regular file owned by this user
-// that no other user may read or write (mode 0600 or stricter).
+// comment), read from a private file (private.go).
 
 import (
 	"bufio"
 	"crypto/subtle"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
-	"syscall"
 )
 
 // nameRE is what a generator name may be, in URLs and in token files.
@@ -33,25 +29,13 @@ type tokenEntry struct {
 	names map[string]bool
 }
 
-// ReadTokens reads and checks a token file.
+// ReadTokens reads and checks a token file (a private file).
 func ReadTokens(path string) (*Tokens, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	f, err := openPrivate("--token-file", path)
 	if err != nil {
-		return nil, fmt.Errorf("--token-file %s: %w (a symlink is not followed)", path, err)
+		return nil, err
 	}
 	defer f.Close()
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
-		return nil, fmt.Errorf("--token-file %s: %w", path, err)
-	}
-	switch {
-	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
-		return nil, fmt.Errorf("--token-file %s: not a regular file", path)
-	case int(st.Uid) != os.Geteuid():
-		return nil, fmt.Errorf("--token-file %s: owned by uid %d, not by this user (uid %d)", path, st.Uid, os.Geteuid())
-	case st.Mode&0o077 != 0:
-		return nil, fmt.Errorf("--token-file %s: mode %04o lets other users read or write it (chmod 600)", path, st.Mode&0o7777)
-	}
 	t := &Tokens{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {

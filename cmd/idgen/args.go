@@ -11,22 +11,23 @@ import (
 
 // opts are the parsed command line.
 type opts struct {
-	word   string
-	config string
-	hasCfg bool
-	n      int64
-	json   bool
-	svg    string
-	base   int
-	fixed  bool
-	keys   bool     // explain --keys: the key table
-	fields bool     // explain --fields: the layout field names
-	listen string   // serve --listen
-	gens   []string // serve --gen, NAME=CONFIG each
-	tokens string   // serve --token-file
-	args   []string
-	help   bool
-	flags  []string // the flags given, by their canonical name, in order
+	word    string
+	config  string
+	hasCfg  bool
+	n       int64
+	json    bool
+	svg     string
+	base    int
+	fixed   bool
+	keys    bool     // explain --keys: the key table
+	fields  bool     // explain --fields: the layout field names
+	listen  string   // serve --listen
+	gens    []string // serve --gen, NAME=CONFIG each
+	tokens  string   // serve --token-file
+	genFile string   // serve --gen-file
+	args    []string
+	help    bool
+	flags   []string // the flags given, by their canonical name, in order
 }
 
 // wordFlags are the flags each word takes (-h and --help: every word); a
@@ -38,7 +39,7 @@ var wordFlags = map[string][]string{
 	"format":  {"-b", "--fixed"},
 	"parse":   {"-b"},
 	"leases":  {"-c", "--json"},
-	"serve":   {"--listen", "--gen", "--token-file"},
+	"serve":   {"--listen", "--gen", "--gen-file", "--token-file"},
 }
 
 // checkFlags refuses a flag that does not belong to the word.
@@ -73,7 +74,7 @@ var words = map[string]string{
 	"format":  "idgen format [-b BASE] [--fixed] ID ...: print ids as text in base 2..62 (default 62)",
 	"parse":   "idgen parse [-b BASE] TEXT ...: print the ids that text in base 2..62 stands for",
 	"leases":  "idgen leases [-c CONFIG] [--json]: list the pool of a lease source as the store holds it, taking nothing",
-	"serve":   "idgen serve [--listen ADDR] --gen NAME=CONFIG ... [--token-file FILE]: serve the generators over HTTP (default 127.0.0.1:8080; another address needs --token-file) until SIGTERM",
+	"serve":   "idgen serve [--listen ADDR] --gen NAME=CONFIG ... [--gen-file FILE] [--token-file FILE]: serve the generators over HTTP (default 127.0.0.1:8080; another address needs --token-file) until SIGTERM; --gen-file: NAME=CONFIG lines, mode 0600 (passwords stay out of ps)",
 }
 
 func usage() string {
@@ -180,6 +181,8 @@ func (o *opts) flag(name string, get func() (string, error)) (err error) {
 		}
 	case "--token-file":
 		o.tokens, err = get()
+	case "--gen-file":
+		o.genFile, err = get()
 	default:
 		return usageError{fmt.Sprintf("unknown flag %s", name)}
 	}

@@ -25,7 +25,7 @@ const drainFor = 30 * time.Second
 
 func cmdServe(o *opts, stderr io.Writer) error {
 	if len(o.args) > 0 || o.hasCfg {
-		return usageError{"serve takes its generators as --gen NAME=CONFIG, no arguments or -c"}
+		return usageError{"serve takes its generators as --gen NAME=CONFIG or --gen-file FILE, no arguments or -c"}
 	}
 	listen := o.listen
 	if listen == "" {
@@ -41,7 +41,14 @@ func cmdServe(o *opts, stderr io.Writer) error {
 	} else if !loopback(listen) {
 		return usageError{fmt.Sprintf("--listen %s is not a loopback address: give --token-file, or listen on 127.0.0.1 or [::1]", listen)}
 	}
-	gens := make([]serve.Gen, 0, len(o.gens))
+	var gens []serve.Gen
+	if o.genFile != "" {
+		fromFile, err := serve.ReadGens(o.genFile)
+		if err != nil {
+			return err
+		}
+		gens = fromFile
+	}
 	for _, g := range o.gens {
 		sg, err := serve.ParseGen(g)
 		if err != nil {

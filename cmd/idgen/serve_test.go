@@ -34,6 +34,26 @@ func TestServeRefusesAtStart(t *testing.T) {
 		{[]string{"serve", "--gen", "u=preset=uuidv7", "extra"}, 2, "no arguments"},
 		{[]string{"serve", "--listen", "nonsense", "--gen", "u=preset=uuidv7"}, 2, "not a loopback address"},
 	}
+	secret := filepath.Join(t.TempDir(), "gens")
+	require.NoError(t, os.WriteFile(secret, []byte("# generators\ns=preset=segment name=x store=mysql://u:hunter2-secret@127.0.0.1:1/db\n"), 0o600))
+	bad := filepath.Join(t.TempDir(), "gens")
+	require.NoError(t, os.WriteFile(bad, []byte("\nnot-a-gen-line\n"), 0o600))
+	cases = append(cases,
+		struct {
+			args []string
+			code int
+			want string
+		}{[]string{"serve", "--listen", "127.0.0.1:0", "--gen-file", loose}, 1, "--gen-file " + loose + ": mode 0644"},
+		struct {
+			args []string
+			code int
+			want string
+		}{[]string{"serve", "--listen", "127.0.0.1:0", "--gen-file", secret}, 1, "--gen s: "},
+		struct {
+			args []string
+			code int
+			want string
+		}{[]string{"serve", "--listen", "127.0.0.1:0", "--gen-file", bad}, 1, "line 2: --gen wants NAME=CONFIG"})
 	for _, c := range cases {
 		code, out, errOut := cli(t, "", c.args...)
 		require.Equal(t, c.code, code, "%v: %q %q", c.args, out, errOut)

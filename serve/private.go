@@ -6,10 +6,8 @@ package serve
 // or stricter).
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"strings"
 	"syscall"
 )
 
@@ -38,35 +36,4 @@ func openPrivate(flag, path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
-}
-
-// ReadGens reads a --gen-file: a NAME=CONFIG line per generator (blank
-// lines and lines starting with '#' skipped), so that configurations
-// holding passwords stay out of the command line, where any user of the
-// host can read them (ps). A message names the line, never its
-// configuration.
-func ReadGens(path string) ([]Gen, error) {
-	f, err := openPrivate("--gen-file", path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var gens []Gen
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		g, err := ParseGen(line)
-		if err != nil {
-			return nil, fmt.Errorf("--gen-file %s line %d: %v", path, n, err)
-		}
-		gens = append(gens, g)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("--gen-file %s: %w", path, err)
-	}
-	return gens, nil
 }

@@ -12,6 +12,7 @@
 package serve
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"net/http"
@@ -35,6 +36,37 @@ func ParseGen(s string) (Gen, error) {
 		return Gen{}, errors.New("--gen wants NAME=CONFIG with a NAME of letters, digits, '_', '.', '-' (up to 128 characters) before the first '='")
 	}
 	return Gen{Name: name, Config: conf}, nil
+}
+
+// ReadGens reads a --gen-file: a NAME=CONFIG line per generator (blank
+// lines and lines starting with '#' skipped), so that configurations
+// holding passwords stay out of the command line, where any user of the
+// host can read them (ps). A message names the line, never its
+// configuration.
+func ReadGens(path string) ([]Gen, error) {
+	f, err := openPrivate("--gen-file", path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var gens []Gen
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		g, err := ParseGen(line)
+		if err != nil {
+			return nil, fmt.Errorf("--gen-file %s line %d: %v", path, n, err)
+		}
+		gens = append(gens, g)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("--gen-file %s: %w", path, err)
+	}
+	return gens, nil
 }
 
 // New opens every generator of gens (all or none: one that fails closes

@@ -28,13 +28,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
 	"github.com/idgen/idgen/internal/lease/storeurl"
-	"github.com/idgen/idgen/internal/segment"
 )
 
 // PeerCounters is a peer's counter table as a segment.Store.
@@ -89,16 +89,12 @@ func (c *PeerCounters) Read(ctx context.Context, name string) (int64, bool, erro
 	return c.peerRead(ctx, name)
 }
 
-// peerTries is how often a tinyid take retries a lost compare-and-set
-// (tinyid's own Constants.RETRY).
-const peerTries = 3
-
 // peerTake takes a segment of n from the peer's row name.
 func (c *PeerCounters) peerTake(ctx context.Context, name string, n, mark int64) (int64, int64, error) {
 	if c.s.url.Format == storeurl.FormatLeaf {
 		return c.leafTake(ctx, name, n, mark)
 	}
-	for try := 0; try < peerTries; try++ {
+	for try := 0; try < sqlclaim.PeerTries; try++ {
 		row, err := c.tinyidRow(ctx, name)
 		if err != nil {
 			return 0, 0, err
@@ -115,7 +111,7 @@ func (c *PeerCounters) peerTake(ctx context.Context, name string, n, mark int64)
 			return row.maxID, row.maxID + n, nil
 		}
 	}
-	return 0, 0, errs.New(errs.ErrWorker, "%s: biz_type %s: the version compare-and-set lost %d times in a row to other takers; try again", c.Where(), name, peerTries)
+	return 0, 0, errs.New(errs.ErrWorker, "%s: biz_type %s: the version compare-and-set lost %d times in a row to other takers; try again", c.Where(), name, sqlclaim.PeerTries)
 }
 
 // leafTake is Leaf's update and read, in one transaction.
@@ -150,24 +146,13 @@ func (c *PeerCounters) leafTake(ctx context.Context, name string, n, mark int64)
 	return prev, maxID - 1, nil
 }
 
-// peerCheck refuses a segment after prev (the last value handed out
-// before it) that would go below 0, repeat values at or below mark, or
-// pass INT64_MAX.
+// peerCheck is sqlclaim.PeerCheck for this table.
 func (c *PeerCounters) peerCheck(name string, prev, mark, n int64) error {
-	switch {
-	case prev < -1:
-		return errs.New(errs.ErrWorker, "%s: %s stands at %d: idgen never hands out a negative value", c.Where(), name, prev+1)
-	case mark > 0 && prev < mark:
-		return segment.WentBack(c.Where(), name, mark, prev, true, "")
-	case prev > math.MaxInt64-n:
-		_, err := segment.Advance(math.MaxInt64, 1)
-		return err
-	}
-	return nil
+	return sqlclaim.PeerCheck(c.Where(), name, prev, mark, n)
 }
 
 // missing is the error of a take that found no row to move: the row is
-// not there (neither peer makes one), or err.
+// not there (found false: neither peer makes one), or err.
 func (c *PeerCounters) missing(name string, found bool, err error) error {
 	if err != nil || found {
 		if err == nil {
@@ -175,11 +160,7 @@ func (c *PeerCounters) missing(name string, found bool, err error) error {
 		}
 		return err
 	}
-	add := fmt.Sprintf("INSERT INTO %s (biz_tag, max_id, step, description) VALUES ('%s', 1, 1000, '')", c.s.table, name)
-	if c.s.url.Format == storeurl.FormatTinyid {
-		add = fmt.Sprintf("INSERT INTO %s (biz_type, begin_id, max_id, step, delta, remainder, create_time, update_time, version) VALUES ('%s', 1, 0, 1000, 1, 0, now(), now(), 1)", c.s.table, name)
-	}
-	return errs.New(errs.ErrWorker, "%s: no row for %s; idgen adds none to a %s table: add it as the %s server would be given it, e.g. %s", c.Where(), name, c.s.url.Format, c.s.url.Format, add)
+	return sqlclaim.PeerMissing(c.Where(), c.s.url.Format, c.s.table, name, func(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" })
 }
 
 type tinyidRow struct{ id, maxID, delta, remainder, version int64 }

@@ -23,12 +23,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/idgen/idgen/internal/errs"
+	"github.com/idgen/idgen/internal/lease/sqlclaim"
 	"github.com/idgen/idgen/internal/lease/storeurl"
-	"github.com/idgen/idgen/internal/segment"
 )
-
-// peerTries is tinyid's own retry count.
-const peerTries = 3
 
 // PeerCounters is a peer's counter table as a segment.Store.
 type PeerCounters struct{ s *Store }
@@ -72,7 +69,7 @@ func (c *PeerCounters) Take(ctx context.Context, name string, _, n, mark int64) 
 	if c.s.url.Format == storeurl.FormatLeaf {
 		return c.leafTake(ctx, name, n, mark)
 	}
-	for try := 0; try < peerTries; try++ {
+	for try := 0; try < sqlclaim.PeerTries; try++ {
 		rows, err := c.s.query(ctx, "SELECT id, max_id, delta, remainder, version FROM "+c.s.table+" WHERE biz_type = $1", name)
 		if err != nil {
 			return 0, 0, c.s.fail("read "+name+" in "+c.s.table, err)
@@ -100,7 +97,7 @@ func (c *PeerCounters) Take(ctx context.Context, name string, _, n, mark int64) 
 			return prev, prev + n, nil
 		}
 	}
-	return 0, 0, errs.New(errs.ErrWorker, "%s: biz_type %s: the version compare-and-set lost %d times in a row to other takers; try again", c.Where(), name, peerTries)
+	return 0, 0, errs.New(errs.ErrWorker, "%s: biz_type %s: the version compare-and-set lost %d times in a row to other takers; try again", c.Where(), name, sqlclaim.PeerTries)
 }
 
 // leafTake is Leaf's update with its read-back, in one statement.
@@ -134,32 +131,14 @@ func (c *PeerCounters) leafTake(ctx context.Context, name string, n, mark int64)
 	return 0, 0, errs.New(errs.ErrWorker, "%s: %s could not be moved", c.Where(), name)
 }
 
-// check refuses a segment after prev (the last value handed out before
-// it) that would go below 0, repeat values at or below mark, or pass
-// INT64_MAX.
+// check is sqlclaim.PeerCheck for this table.
 func (c *PeerCounters) check(name string, prev, mark, n int64) error {
-	switch {
-	case prev < -1:
-		return errs.New(errs.ErrWorker, "%s: %s stands at %d: idgen never hands out a negative value", c.Where(), name, prev+1)
-	case mark > 0 && prev < mark:
-		return segment.WentBack(c.Where(), name, mark, prev, true, "")
-	case prev > math.MaxInt64-n:
-		_, err := segment.Advance(math.MaxInt64, 1)
-		return err
-	}
-	return nil
+	return sqlclaim.PeerCheck(c.Where(), name, prev, mark, n)
 }
 
-// missing is the error of a take that found no row: neither peer makes
-// one, and idgen adds none.
+// missing is the error of a take that found no row.
 func (c *PeerCounters) missing(name string) error {
-	add := "INSERT INTO " + c.s.table + " (biz_tag, max_id, step, description) VALUES (" + quoteLiteral(name) + ", 1, 1000, '')"
-	if c.s.url.Format == storeurl.FormatTinyid {
-		add = "INSERT INTO " + c.s.table + " (biz_type, begin_id, max_id, step, delta, remainder, create_time, update_time, version) VALUES (" +
-			quoteLiteral(name) + ", 1, 0, 1000, 1, 0, now(), now(), 1)"
-	}
-	return errs.New(errs.ErrWorker, "%s: no row for %s; idgen adds none to a %s table: add it as the %s server would be given it, e.g. %s",
-		c.Where(), name, c.s.url.Format, c.s.url.Format, add)
+	return sqlclaim.PeerMissing(c.Where(), c.s.url.Format, c.s.table, name, quoteLiteral)
 }
 
 // Read implements segment.Store: the last value handed out (Leaf:

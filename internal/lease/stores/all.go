@@ -54,24 +54,26 @@ var rows = []Row{
 		Props:  with(fleet, func(p *Props) { p.Tables = true }),
 		Leases: func(o Options) (lease.Store, error) { return leases(pgstore.Open(o.URL, o.Table, o.TTL)) },
 		Counters: func(o Options) (segment.Store, error) {
-			return counters(pgstore.OpenSegments(o.URL, o.SegmentTable, o.Timeout))
+			return counters(pgstore.OpenCounters(o.URL, o.SegmentTable, o.Timeout))
 		},
 		Lister: func(o Options) (lease.Store, error) { return leases(pgstore.OpenReadOnly(o.URL, o.Table, o.TTL)) },
 		CounterReader: func(o Options) (CounterReader, error) {
-			return readers(pgstore.OpenSegmentsReadOnly(o.URL, o.SegmentTable, o.Timeout))
+			return readers(pgstore.OpenCountersReadOnly(o.URL, o.SegmentTable, o.Timeout))
 		},
+		PeerCounters: func(o Options) (segment.Store, error) { return counters(pgstore.OpenPeerCounters(o.URL, o.Timeout)) },
 	},
 	{
 		Kind: mysqlstore.Kind, Name: "MySQL", Schemes: mysqlstore.Schemes, Parse: mysqlstore.ParseURL,
 		Props:  with(fleet, func(p *Props) { p.Tables = true }),
 		Leases: func(o Options) (lease.Store, error) { return leases(mysqlstore.Open(o.URL, o.Table, o.TTL)) },
 		Counters: func(o Options) (segment.Store, error) {
-			return counters(mysqlstore.OpenSegments(o.URL, o.SegmentTable, o.Timeout))
+			return counters(mysqlstore.OpenCounters(o.URL, o.SegmentTable, o.Timeout))
 		},
 		Lister: func(o Options) (lease.Store, error) { return leases(mysqlstore.OpenReadOnly(o.URL, o.Table, o.TTL)) },
 		CounterReader: func(o Options) (CounterReader, error) {
-			return readers(mysqlstore.OpenSegmentsReadOnly(o.URL, o.SegmentTable, o.Timeout))
+			return readers(mysqlstore.OpenCountersReadOnly(o.URL, o.SegmentTable, o.Timeout))
 		},
+		PeerCounters: func(o Options) (segment.Store, error) { return counters(mysqlstore.OpenPeerCounters(o.URL, o.Timeout)) },
 	},
 	{
 		Kind: redisstore.Kind, Name: "Redis", Schemes: redisstore.Schemes, Parse: redisstore.ParseURL,

@@ -80,8 +80,19 @@ func row(o Options) Row {
 // OpenLeases opens a lease pool's store.
 func OpenLeases(o Options) (lease.Store, error) { return row(o).Leases(o) }
 
-// OpenCounters opens a segment counter store.
-func OpenCounters(o Options) (segment.Store, error) { return row(o).Counters(o) }
+// OpenCounters opens a segment counter store: in a peer's table when the
+// URL has a format= (only stores with PeerCounters parse one).
+func OpenCounters(o Options) (segment.Store, error) {
+	if r := row(o); peer(o, r) {
+		return r.PeerCounters(o)
+	}
+	return row(o).Counters(o)
+}
+
+// peer says whether o names a peer's table that r can open.
+func peer(o Options, r Row) bool {
+	return o.URL != nil && o.URL.Format != "" && r.PeerCounters != nil
+}
 
 // OpenLister opens a lease store that creates nothing, for listing a pool
 // (nil: the default host directory does not exist, so no pool is in it).
@@ -95,7 +106,9 @@ func OpenLister(o Options) (lease.Store, error) {
 // OpenCounterReader opens a counter store that creates nothing (nil: the
 // default host directory does not exist, so no counter is in it).
 func OpenCounterReader(o Options) (CounterReader, error) {
-	if r := row(o); r.CounterReader != nil {
+	if r := row(o); peer(o, r) {
+		return readers(r.PeerCounters(o))
+	} else if r.CounterReader != nil {
 		return r.CounterReader(o)
 	}
 	return readers(OpenCounters(o))

@@ -50,6 +50,10 @@ type Row struct {
 	Counters      func(Options) (segment.Store, error)
 	Lister        func(Options) (lease.Store, error)
 	CounterReader func(Options) (CounterReader, error)
+	// PeerCounters opens a segment store in a peer's table (the URL's
+	// format=, e.g. Leaf's leaf_alloc): for taking and, as opening it
+	// writes nothing, for reading. nil: the store has no such tables.
+	PeerCounters func(Options) (segment.Store, error)
 	Props
 }
 

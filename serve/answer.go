@@ -45,29 +45,6 @@ func count(s, param string) (int, string) {
 	return n, ""
 }
 
-// take appends n ids of g to dst as text: numbers in decimal, text ids as
-// they are, each followed by sep.
-func take(dst []byte, g *idgen.Generator, n int, sep byte) ([]byte, error) {
-	if k := g.Info().Kind; k != idgen.KindNumeric && k != idgen.KindCounter {
-		for i := 0; i < n; i++ {
-			t, err := g.NextText()
-			if err != nil {
-				return dst, err
-			}
-			dst = append(append(dst, t...), sep)
-		}
-		return dst, nil
-	}
-	ids := make([]int64, n)
-	if err := g.NextBatch(ids); err != nil {
-		return dst, err
-	}
-	for _, id := range ids {
-		dst = append(strconv.AppendInt(dst, id, 10), sep)
-	}
-	return dst, nil
-}
-
 // status is the HTTP status of a generator's error: 503 for what passes
 // (no lease, the store away, the clock, the range used up), 500 for a bug.
 func status(err error) int {

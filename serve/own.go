@@ -24,28 +24,13 @@ func (s *Server) ids(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, bad)
 		return
 	}
-	body, err := take(append(make([]byte, 0, 32*n), `{"ids":[`...), g, n, ',')
+	body, err := g.appendIDs(append(make([]byte, 0, 24*n+16), `{"ids":[`...), n, true, ',')
 	if err != nil {
 		fail(w, status(err), err.Error())
 		return
 	}
-	body = quoteList(body[:len(body)-1], len(`{"ids":[`))
-	writeJSON(w, append(body, "]}\n"...))
-}
-
-// quoteList puts the comma-separated items of b[from:] in quotes.
-func quoteList(b []byte, from int) []byte {
-	out := make([]byte, 0, len(b)+2*(len(b)-from)/8+2)
-	out = append(out, b[:from]...)
-	out = append(out, '"')
-	for _, c := range b[from:] {
-		if c == ',' {
-			out = append(out, `","`...)
-			continue
-		}
-		out = append(out, c)
-	}
-	return append(out, '"')
+	body[len(body)-1] = ']' // the last comma
+	writeJSON(w, append(body, "}\n"...))
 }
 
 func writeJSON(w http.ResponseWriter, body []byte) {
@@ -82,7 +67,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := r.PathValue("id")
 	var d decoded
-	if k := g.Info().Kind; k == idgen.KindNumeric || k == idgen.KindCounter {
+	if g.numeric {
 		id, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil {
 			fail(w, http.StatusBadRequest, "id must be a decimal 64-bit number, got "+strconv.Quote(raw))

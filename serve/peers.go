@@ -25,8 +25,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/idgen/idgen"
 )
 
 const (
@@ -34,16 +32,13 @@ const (
 	jsonUTF8  = "application/json;charset=UTF-8"
 )
 
-func (s *Server) leafSegment(w http.ResponseWriter, r *http.Request)   { s.leaf(w, r) }
-func (s *Server) leafSnowflake(w http.ResponseWriter, r *http.Request) { s.leaf(w, r) }
-
 // leaf answers one id of the generator named key, as Leaf does.
 func (s *Server) leaf(w http.ResponseWriter, r *http.Request) {
 	g := s.gen(w, r.PathValue("key"), bearer(r))
 	if g == nil {
 		return
 	}
-	body, err := take(nil, g, 1, '\n')
+	body, err := g.appendIDs(nil, 1, false, '\n')
 	if err != nil {
 		leafError(w, r, err)
 		return
@@ -72,7 +67,7 @@ func leafError(w http.ResponseWriter, r *http.Request, err error) {
 
 // tinyidArgs reads bizType, batchSize and token, and finds the generator
 // (its failures answered: tokens with tinyid's body, the rest as idgen's).
-func (s *Server) tinyidArgs(w http.ResponseWriter, r *http.Request, tokenBody func(int)) (*idgen.Generator, int) {
+func (s *Server) tinyidArgs(w http.ResponseWriter, r *http.Request, tokenBody func(int)) (*served, int) {
 	q := r.URL.Query()
 	n := 1
 	if b := q.Get("batchSize"); b != "" {
@@ -112,7 +107,7 @@ func (s *Server) tinyidSimple(w http.ResponseWriter, r *http.Request) {
 	if g == nil {
 		return
 	}
-	body, err := take(nil, g, n, ',')
+	body, err := g.appendIDs(nil, n, false, ',')
 	w.Header().Set("Content-Type", plainUTF8)
 	if err != nil {
 		return
@@ -146,11 +141,11 @@ func (s *Server) tinyidEnvelope(w http.ResponseWriter, r *http.Request) {
 	if g == nil {
 		return
 	}
-	if k := g.Info().Kind; k != idgen.KindNumeric && k != idgen.KindCounter {
+	if !g.numeric {
 		fail(w, http.StatusBadRequest, "tinyid's ids are numbers: "+strconv.Quote(r.URL.Query().Get("bizType"))+" makes text ids (use nextIdSimple or /v1/ids)")
 		return
 	}
-	body, err := take([]byte{'['}, g, n, ',')
+	body, err := g.appendIDs([]byte{'['}, n, false, ',')
 	if err != nil {
 		writeTinyid(w, http.StatusOK, tinyidResponse{Code: 6, Message: err.Error()})
 		return
@@ -166,7 +161,7 @@ func (s *Server) cosid(w http.ResponseWriter, r *http.Request) {
 	if g == nil {
 		return
 	}
-	if k := g.Info().Kind; k != idgen.KindNumeric && k != idgen.KindCounter {
+	if !g.numeric {
 		fail(w, http.StatusBadRequest, strconv.Quote(name)+" makes text ids: ask /ids/as-string/"+name)
 		return
 	}
@@ -182,8 +177,8 @@ func (s *Server) cosidString(w http.ResponseWriter, r *http.Request) {
 	s.cosidAnswer(w, g, plainUTF8)
 }
 
-func (s *Server) cosidAnswer(w http.ResponseWriter, g *idgen.Generator, ctype string) {
-	body, err := take(nil, g, 1, '\n')
+func (s *Server) cosidAnswer(w http.ResponseWriter, g *served, ctype string) {
+	body, err := g.appendIDs(nil, 1, false, '\n')
 	if err != nil {
 		out, _ := json.Marshal(struct {
 			Code   string   `json:"code"`

@@ -3,12 +3,13 @@
 // from (Meituan Leaf, Didi tinyid, CosId's proxy), answered in their
 // shapes. It stands on the public package alone.
 //
-//	serve.go    New: the generators opened, the routes
-//	server.go   the Server: its generators by name, closing
+//	serve.go    New: the generators opened (--gen, --gen-file), the routes
+//	server.go   the Server: its generators by name, ids as text, closing
 //	tokens.go   --token-file: who may ask for which name
+//	private.go  the checks of a file that holds secrets
 //	own.go      /v1/ids, /v1/decode, /metrics, /healthz
 //	peers.go    Leaf's, tinyid's and CosId's URLs
-//	answer.go   ids from a generator, errors as one line with a status
+//	answer.go   parameters, errors as one line with a status
 package serve
 
 import (
@@ -75,7 +76,7 @@ func New(gens []Gen, tokens *Tokens) (*Server, error) {
 	if len(gens) == 0 {
 		return nil, errors.New("no generator to serve: give --gen NAME=CONFIG at least once")
 	}
-	s := &Server{gens: map[string]*idgen.Generator{}, tokens: tokens}
+	s := &Server{gens: map[string]*served{}, tokens: tokens}
 	for _, g := range gens {
 		if _, dup := s.gens[g.Name]; dup {
 			s.Close()
@@ -86,7 +87,8 @@ func New(gens []Gen, tokens *Tokens) (*Server, error) {
 			s.Close()
 			return nil, fmt.Errorf("--gen %s: %w", g.Name, err)
 		}
-		s.gens[g.Name] = gen
+		k := gen.Info().Kind
+		s.gens[g.Name] = &served{Generator: gen, numeric: k == idgen.KindNumeric || k == idgen.KindCounter}
 		s.names = append(s.names, g.Name)
 	}
 	sort.Strings(s.names)
@@ -103,8 +105,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /v1/decode/{name}/{id}", s.decode)
 	m.HandleFunc("GET /metrics", s.metrics)
 	m.HandleFunc("GET /healthz", s.healthz)
-	m.HandleFunc("GET /api/segment/get/{key}", s.leafSegment)
-	m.HandleFunc("GET /api/snowflake/get/{key}", s.leafSnowflake)
+	m.HandleFunc("GET /api/segment/get/{key}", s.leaf)
+	m.HandleFunc("GET /api/snowflake/get/{key}", s.leaf)
 	m.HandleFunc("GET /tinyid/id/nextIdSimple", s.tinyidSimple)
 	m.HandleFunc("GET /tinyid/id/nextId", s.tinyidEnvelope)
 	m.HandleFunc("GET /ids/{name}", s.cosid)

@@ -14,13 +14,20 @@ import (
 // Server answers HTTP requests for its generators. Close it to close them
 // (leases released, segment tails given back).
 type Server struct {
-	gens   map[string]*idgen.Generator
+	gens   map[string]*served
 	names  []string // sorted, for /healthz
 	tokens *Tokens  // nil: no tokens (loopback only)
 	mux    *http.ServeMux
 
 	closeOnce sync.Once
 	closeErr  error
+}
+
+// served is one generator as the server keeps it: whether its ids are
+// numbers (numeric and counter kinds) or text is asked once, at open.
+type served struct {
+	*idgen.Generator
+	numeric bool
 }
 
 // Names are the served generators' names, sorted.
@@ -31,7 +38,7 @@ func (s *Server) Names() []string { return append([]string(nil), s.names...) }
 // whose token does not cover the name is 403 whether or not it is served;
 // a name not served is 404.
 // On failure it has answered, and returns nil.
-func (s *Server) gen(w http.ResponseWriter, name, token string) *idgen.Generator {
+func (s *Server) gen(w http.ResponseWriter, name, token string) *served {
 	if s.tokens != nil {
 		switch s.tokens.check(token, name) {
 		case 401:
@@ -61,4 +68,42 @@ func (s *Server) Close() error {
 		}
 	})
 	return s.closeErr
+}
+
+// appendIDs appends n ids of g to dst as text — numbers in decimal, text
+// ids as they are — each in quotes when quote is set, and followed by sep.
+func (g *served) appendIDs(dst []byte, n int, quote bool, sep byte) ([]byte, error) {
+	open := func() {
+		if quote {
+			dst = append(dst, '"')
+		}
+	}
+	end := func() {
+		if quote {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, sep)
+	}
+	if !g.numeric {
+		for i := 0; i < n; i++ {
+			t, err := g.NextText()
+			if err != nil {
+				return dst, err
+			}
+			open()
+			dst = append(dst, t...)
+			end()
+		}
+		return dst, nil
+	}
+	ids := make([]int64, n)
+	if err := g.NextBatch(ids); err != nil {
+		return dst, err
+	}
+	for _, id := range ids {
+		open()
+		dst = strconv.AppendInt(dst, id, 10)
+		end()
+	}
+	return dst, nil
 }

@@ -43,56 +43,52 @@ static void add_name(char **names, int *n, const char *name) {
         names[(*n)++] = strdup(name);
 }
 
-/* Reads `idgen explain --keys`: one key a line, its name, the presets it
- * applies to (comma-separated) and its default, tab-separated; a key with
- * a row of its own for segment shows twice. The preset key's row lists
- * every preset. Returns the CLI's exit status (-1: not run). */
-static int read_key_table(const char *cli) {
+/* Runs `IDGEN_CLI explain FLAG` and hands each line of its output, without
+ * its newline, to take. Returns the CLI's exit status (-1: not run). */
+static int read_cli(const char *cli, const char *flag, void (*take)(char *line)) {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "'%s' explain --keys", cli);
+    snprintf(cmd, sizeof cmd, "'%s' explain %s", cli, flag);
     FILE *f = popen(cmd, "r");
     if (f == NULL)
         return -1;
     char line[4096];
     while (fgets(line, sizeof line, f)) {
-        char *presets = strchr(line, '\t');
-        if (presets == NULL)
-            continue;
-        *presets++ = 0;
-        char *end = strchr(presets, '\t');
-        if (end != NULL)
-            *end = 0;
-        add_name(T.keys, &T.n_keys, line);
-        if (strcmp(line, "preset") != 0)
-            continue;
-        for (char *save = NULL, *p = strtok_r(presets, ",", &save); p; p = strtok_r(NULL, ",", &save))
-            add_name(T.presets, &T.n_presets, p);
+        line[strcspn(line, "\n")] = 0;
+        take(line);
     }
     return pclose(f);
 }
 
-/* Reads `idgen explain --fields`: the layout field names, one a line.
- * Returns the CLI's exit status (-1: not run). */
-static int read_fields(const char *cli) {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "'%s' explain --fields", cli);
-    FILE *f = popen(cmd, "r");
-    if (f == NULL)
-        return -1;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (*line)
-            add_name(T.fields, &T.n_fields, line);
-    }
-    return pclose(f);
+/* A line of `idgen explain --keys`: a key's name, the presets it applies
+ * to (comma-separated) and its default, tab-separated; a key with a row of
+ * its own for segment shows twice. The preset key's row lists every
+ * preset. */
+static void take_key(char *line) {
+    char *presets = strchr(line, '\t');
+    if (presets == NULL)
+        return;
+    *presets++ = 0;
+    char *end = strchr(presets, '\t');
+    if (end != NULL)
+        *end = 0;
+    add_name(T.keys, &T.n_keys, line);
+    if (strcmp(line, "preset") != 0)
+        return;
+    for (char *save = NULL, *p = strtok_r(presets, ",", &save); p; p = strtok_r(NULL, ",", &save))
+        add_name(T.presets, &T.n_presets, p);
+}
+
+/* A line of `idgen explain --fields`: a layout field name. */
+static void take_field(char *line) {
+    if (*line)
+        add_name(T.fields, &T.n_fields, line);
 }
 
 void table_load(void) {
     memset(&T, 0, sizeof T);
     const char *cli = getenv("IDGEN_CLI");
-    int rc = cli ? read_key_table(cli) : -1;
-    int frc = cli ? read_fields(cli) : -1;
+    int rc = cli ? read_cli(cli, "--keys", take_key) : -1;
+    int frc = cli ? read_cli(cli, "--fields", take_field) : -1;
     T.from_library = rc == 0 && frc == 0 && T.n_keys > 5 && T.n_presets > 3 && T.n_fields > 3;
     if (!T.from_library)
         snprintf(T.why, sizeof T.why, "IDGEN_CLI=%s explain --keys: exit %d, %d keys, %d presets; explain --fields: exit %d, %d fields",

@@ -83,10 +83,11 @@ func OpenLeases(o Options) (lease.Store, error) { return row(o).Leases(o) }
 // OpenCounters opens a segment counter store: in a peer's table when the
 // URL has a format= (only stores with PeerCounters parse one).
 func OpenCounters(o Options) (segment.Store, error) {
-	if r := row(o); peer(o, r) {
+	r := row(o)
+	if peer(o, r) {
 		return r.PeerCounters(o)
 	}
-	return row(o).Counters(o)
+	return r.Counters(o)
 }
 
 // peer says whether o names a peer's table that r can open.

@@ -134,8 +134,16 @@ $(BUILD)/ctest_forklock: ctest/forklock.c ctest/check.h include/idgen.h $(LIB)
 $(BUILD)/ctest_info: ctest/info.c ctest/check.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
-test-c: $(BUILD)/ctest $(BUILD)/ctest_textid $(BUILD)/ctest_forklock $(BUILD)/ctest_info
-	cd $(BUILD) && ./ctest && ./ctest_textid && ./ctest_forklock && ./ctest_info
+$(BUILD)/ctest_runs: ctest/runs.c ctest/check.h ctest/linear.h include/idgen.h $(LIB)
+	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
+
+# capi/runs.c alone under ThreadSanitizer, its Go side a model (ctest/runs_tsan.c).
+$(BUILD)/ctest_runs_tsan: ctest/runs_tsan.c ctest/linear.h capi/runs.c capi/runs.h capi/runclock.c capi/runclock.h
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=thread -pthread -Icapi ctest/runs_tsan.c capi/runs.c capi/runclock.c -o $@
+
+test-c: $(BUILD)/ctest $(BUILD)/ctest_textid $(BUILD)/ctest_forklock $(BUILD)/ctest_info $(BUILD)/ctest_runs $(BUILD)/ctest_runs_tsan
+	cd $(BUILD) && ./ctest && ./ctest_textid && ./ctest_forklock && ./ctest_info && ./ctest_runs && ./ctest_runs_tsan
 
 # make fuzz: the C ABI fuzzer (tests/fuzz): configurations built from the
 # library's own key table, each case in a forked worker with a memory cap

@@ -11,6 +11,7 @@ package main
 #include <string.h>
 #include "idgen.h"
 #include "capi.h"
+#include "runs.h"
 */
 import "C"
 
@@ -24,9 +25,9 @@ import (
 func main() {}
 
 //export idgenGoOpen
-func idgenGoOpen(config *C.char, out *C.uintptr_t) (rc C.int) {
+func idgenGoOpen(config *C.char, out *C.uintptr_t, kind *C.int) (rc C.int) {
 	defer guard(&rc)
-	// out is the shim's own variable; the shim checked the host's pointer.
+	// out and kind are the shim's own variables; it checked the host's pointer.
 	g, err := idgen.Open(goString(config))
 	if err != nil {
 		return fail(err)
@@ -38,13 +39,15 @@ func idgenGoOpen(config *C.char, out *C.uintptr_t) (rc C.int) {
 		return C.IDGEN_ERANGE
 	}
 	*out = C.uintptr_t(token)
+	*kind = C.int(serveRuns(g, token))
 	return C.IDGEN_OK
 }
 
 //export idgenGoClose
-func idgenGoClose(h C.uintptr_t) {
+func idgenGoClose(h C.uintptr_t, tail *C.idgenp_run) {
 	defer func() { _ = recover() }()
 	if g := unregister(uintptr(h)); g != nil {
+		g.ReturnHost(goRun(tail))
 		if err := g.Close(); err != nil {
 			setError(err.Error())
 		}

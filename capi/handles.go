@@ -3,6 +3,7 @@ package main
 /*
 #include <stdint.h>
 #include "idgen.h"
+#include "runs.h"
 */
 import "C"
 
@@ -17,7 +18,7 @@ import (
 // name a slot, the rest a serial number that is never reused, so a closed
 // or made-up token never reaches a generator. Lookups take no lock.
 const (
-	slotBits  = 20
+	slotBits  = C.IDGENP_SLOT_BITS
 	chunkBits = 10
 	maxSlots  = 1 << slotBits
 )

@@ -6,6 +6,7 @@
 
 #include "idgen.h"
 #include "capi.h"
+#include "runs.h"
 #include "_cgo_export.h"
 
 static volatile int forked;
@@ -40,8 +41,10 @@ int idgen_open(const char *config, idgen_t **out) {
         return IDGEN_EINVAL;
     }
     uintptr_t token = 0;
-    int rc = idgenGoOpen((char *)config, &token);
+    int kind = IDGENP_RUNS_NONE;
+    int rc = idgenGoOpen((char *)config, &token, &kind);
     if (rc == IDGEN_OK) {
+        idgenp_runs_open(token, kind);
         *out = (idgen_t *)token;
     }
     return rc;
@@ -51,22 +54,28 @@ void idgen_close(idgen_t *g) {
     if (forked || g == NULL) {
         return;
     }
-    idgenGoClose((uintptr_t)g);
+    idgenp_runs_close((uintptr_t)g);
 }
 
 int64_t idgen_next(idgen_t *g) {
     FORK_CHECK();
-    return idgenGoNext((uintptr_t)g);
+    return idgenp_runs_next((uintptr_t)g);
 }
 
 int idgen_next_batch(idgen_t *g, int64_t *out, size_t n) {
     FORK_CHECK();
-    return idgenGoNextBatch((uintptr_t)g, out, n);
+    void *held = idgenp_runs_hold((uintptr_t)g); /* no run handed out meanwhile */
+    int rc = idgenGoNextBatch((uintptr_t)g, out, n);
+    idgenp_runs_release(held);
+    return rc;
 }
 
 int idgen_next_run(idgen_t *g, int64_t *out, size_t cap, int64_t *fresh_ns) {
     FORK_CHECK();
-    return idgenGoNextRun((uintptr_t)g, out, cap, fresh_ns);
+    void *held = idgenp_runs_hold((uintptr_t)g); /* no run handed out meanwhile */
+    int rc = idgenGoNextRun((uintptr_t)g, out, cap, fresh_ns);
+    idgenp_runs_release(held);
+    return rc;
 }
 
 int idgen_decode_with(idgen_t *g, int64_t id, idgen_parts *out) {
@@ -131,7 +140,10 @@ int idgen_parse(const char *text, int base, int64_t *out) {
 
 int idgen_next_text(idgen_t *g, char *buf, size_t cap) {
     FORK_CHECK();
-    return idgenGoNextText((uintptr_t)g, buf, cap);
+    void *held = idgenp_runs_hold((uintptr_t)g); /* no run handed out meanwhile */
+    int rc = idgenGoNextText((uintptr_t)g, buf, cap);
+    idgenp_runs_release(held);
+    return rc;
 }
 
 int idgen_decode_text(idgen_t *g, const char *text, idgen_text_parts *out) {

@@ -27,6 +27,7 @@ type leaser struct {
 	env      lease.Env
 	k        *lease.Keeper
 	hold     atomic.Pointer[holding]
+	onDrop   atomic.Pointer[func()] // a host's: called when a fence drops (SetOnDrop)
 }
 
 // current is the holding a generator issues under and the pair bits its
@@ -60,7 +61,7 @@ func poolOf(c *config.Spec) lease.Pool {
 // take has a Keeper take a pair for iss (the generator).
 func (m *leaser) take(iss lease.Issuer, rb lease.Rollback) error {
 	c := m.spec
-	cfg := lease.Config{Pool: poolOf(c), DC: -1, TTL: c.LeaseTTL, MaxOutage: c.MaxOutage, Rollback: rb, Env: m.env, MaxSkew: c.MaxSkew}
+	cfg := lease.Config{Pool: poolOf(c), DC: -1, TTL: c.LeaseTTL, MaxOutage: c.MaxOutage, Rollback: rb, Env: m.env, MaxSkew: c.MaxSkew, OnDrop: m.dropped}
 	if c.DCSrc == config.SourceValue {
 		cfg.DC = c.DC
 	}
@@ -73,6 +74,13 @@ func (m *leaser) take(iss lease.Issuer, rb lease.Rollback) error {
 	}
 	m.k = k
 	return nil
+}
+
+// dropped tells the host, if one asked, that a fence dropped.
+func (m *leaser) dropped() {
+	if f := m.onDrop.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // abort gives back everything a generator that failed to open took.

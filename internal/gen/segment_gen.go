@@ -15,8 +15,9 @@ import (
 //   - Clock: none is used; nothing can go back.
 //   - Overflow: past INT64_MAX, ErrTimeOverflow; the counter never wraps.
 type segGen struct {
-	*shape // the text= form (TextLen, formatText, parseText); no layout
-	c      *segment.Counter
+	*shape   // the text= form (TextLen, formatText, parseText); no layout
+	c        *segment.Counter
+	hostHeld // a host's runs (host_runs.go)
 }
 
 // newSegment opens a segment generator of sh's configuration on the
@@ -127,6 +128,7 @@ func (g *segGen) Close() error {
 
 func (g *segGen) stats(s *Stats) {
 	if g.c != nil {
-		s.Issued, s.SegmentLeft = g.c.Issued(), g.c.Left()
+		held := g.held() // in the host's hands: not handed out yet
+		s.Issued, s.SegmentLeft = g.c.Issued()-held, g.c.Left()+held
 	}
 }

@@ -131,7 +131,7 @@ func (g *timeGen) NextText(dst []byte) (int, error) {
 func (g *timeGen) stats(s *Stats) {
 	g.core.stats(s)
 	if g.runs != nil {
-		s.Issued = g.runs.issued(g.issuedNow)
+		s.Issued = g.runs.issued(g.issuedNow) - g.held()
 	}
 	s.TickWaits, s.ClockBacks = g.tickWaits.Load(), g.clockBacks.Load()
 	if ahead := g.LastValue() - g.tick(); ahead > 0 {

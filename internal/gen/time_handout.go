@@ -47,11 +47,7 @@ func (g *timeGen) refill() error {
 func (g *timeGen) reserveRun(now int64, room int) (*heldRun, error) {
 	rc := g.runs
 	rc.drop()
-	if d := now - rc.last; d >= 0 && d < RunFreshNs {
-		rc.k = min(rc.k*2, rc.max)
-	} else {
-		rc.k = max(rc.k/2, 1)
-	}
+	rc.resize(now)
 	ids := make([]int64, min(rc.k, room))
 	if err := g.nextBatch(ids); err != nil {
 		return nil, err

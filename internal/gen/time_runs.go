@@ -87,6 +87,17 @@ func (rc *runCache) drop() {
 	}
 }
 
+// resize sets the next run's length (holding mu): twice the last if it
+// was used up while fresh (the caller came back within RunFreshNs of its
+// reservation), half of it otherwise.
+func (rc *runCache) resize(now int64) {
+	if d := now - rc.last; d >= 0 && d < RunFreshNs {
+		rc.k = min(rc.k*2, rc.max)
+	} else {
+		rc.k = max(rc.k/2, 1)
+	}
+}
+
 // issued is the ids handed out: those reserved (reserved, the generator's
 // count) less those dropped and those the held run still has. It holds mu,
 // under which every reservation is made, so that it never sees a new run's

@@ -69,6 +69,7 @@ type timeGen struct {
 	eraMu      sync.Mutex   // serialises new eras (backwards counter steps)
 	handedOut  func() int64 // baidu-cached: the last tick handed out of its ring
 	runs       *runCache    // runs=N; nil without runs
+	hostHeld                // a host's runs (host_runs.go)
 	tickWaits  atomic.Int64
 	clockBacks atomic.Int64
 }

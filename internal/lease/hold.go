@@ -109,7 +109,7 @@ func (k *Keeper) broke(err error) {
 		return
 	}
 	k.gone = err
-	k.cur.Load().fence.Store(math.MinInt64)
+	k.cur.Load().drop()
 	k.publishLocked()
 }
 
@@ -131,7 +131,7 @@ func (k *Keeper) Close() error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	l := k.cur.Load()
-	l.fence.Store(-1 << 63)
+	l.drop()
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	defer cancel()
 	rec := Record{Backwards: k.acked.Backwards, Holder: k.holder}

@@ -74,6 +74,11 @@ type Config struct {
 	// clock is further from the generator's (max_skew); the skew is
 	// measured (a store that is Clocked) at Take and after each renewal.
 	MaxSkew time.Duration
+	// OnDrop, when set, is called each time a fence drops (the lease lost,
+	// taken away, replaced or closed), after the drop: a host that hands
+	// out ids of runs reserved under the fence stops at once. It runs
+	// under the Keeper's lock: it must not call back into the generator.
+	OnDrop func()
 }
 
 // Env is the time a Keeper lives in: the real one in production, a
@@ -134,6 +139,14 @@ func (l *Lease) Fence() int64 {
 		return math.MaxInt64
 	}
 	return l.fence.Load()
+}
+
+// drop stops the lease at once: nothing is issued under it any more.
+func (l *Lease) drop() {
+	l.fence.Store(math.MinInt64)
+	if f := l.k.cfg.OnDrop; f != nil {
+		f()
+	}
 }
 
 // Claim is the store's claim under the lease (the simulator's checker

@@ -8,7 +8,6 @@ package lease
 import (
 	"context"
 	"errors"
-	"math"
 	"time"
 
 	"github.com/idgen/idgen/internal/errs"
@@ -107,7 +106,7 @@ func (k *Keeper) writeLocked(l *Lease, rec Record) error {
 		k.st.RenewalFailures++
 		k.gone = err
 		if errors.Is(err, ErrRemoved) && mutant != "removed-fence-stands" {
-			l.fence.Store(math.MinInt64)
+			l.drop()
 		}
 		return errs.New(errs.ErrWorker, "lease lost: %s: %v", l.Where(), err)
 	}

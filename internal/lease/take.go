@@ -271,8 +271,8 @@ func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newE
 	}
 	k.cur.Store(l)
 	if old != nil {
-		old.fence.Store(math.MinInt64) // the generator issues under l now
-		k.abandon(old.claim)           // the lost claim: nothing to write
+		old.drop()           // the generator issues under l now
+		k.abandon(old.claim) // the lost claim: nothing to write
 	}
 	k.acked, k.ackedAt, k.failing, k.gone, k.pending = rec, k.env.Now(), nil, nil, nil
 	k.st.RenewedUnixMs = time.Now().UnixMilli() // the first fence is an acknowledged write too

@@ -73,3 +73,30 @@ func (c *Counter) Enough(n int64) error {
 	return errs.New(errs.ErrTimeOverflow, "segment counter %s: a batch of %d values asks for more than the %d left before INT64_MAX (%d); it took none of them: single calls or smaller batches hand them out",
 		c.cfg.Name, n, left, int64(math.MaxInt64))
 }
+
+// Unreserve takes back first .. first+n-1, the unused tail of the last
+// Reserve, so that the next calls hand them out (no gap): only while no
+// value above them was drawn since. It reports whether it did; a tail it
+// could not take back stays consumed (Forfeit it).
+func (c *Counter) Unreserve(first, n int64) bool {
+	if n <= 0 {
+		return true
+	}
+	s := c.cur.Load()
+	end := first + n - s.lo
+	if first < s.lo || end > s.size {
+		return false
+	}
+	for {
+		// used stands at the tail's end, or past the segment's end when
+		// the tail reached it (a Reserve adds what it asked, not what it
+		// got, and a later draw past the end got no value of this one).
+		u := s.used.Load()
+		if u != end && (end != s.size || u < s.size || u >= sealed) {
+			return false
+		}
+		if s.used.CompareAndSwap(u, first-s.lo) {
+			return true
+		}
+	}
+}

@@ -1,0 +1,52 @@
+// Runs served in C (runs.c): idgen_next hands out the ids of a run the Go
+// side reserved, crossing into Go only for the next run.
+#ifndef IDGEN_RUNS_H
+#define IDGEN_RUNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A handle is a token: its low IDGENP_SLOT_BITS name a slot, the rest a
+   serial number never reused (handles.go). */
+#define IDGENP_SLOT_BITS 20
+
+/* A run: n ids first, first+step, ...; n 0: none. */
+typedef struct {
+    int64_t first, step, n;
+} idgenp_run;
+
+/* Run kinds (the Go side's RunKind). */
+#define IDGENP_RUNS_NONE 0
+#define IDGENP_RUNS_TIMED 1   /* ids handed out at most IDGENP_FRESH_NS after the reservation */
+#define IDGENP_RUNS_UNTIMED 2 /* segments: no age limit */
+#define IDGENP_FRESH_NS 1000000
+
+/* The longest run asked of a segment counter (a time run's length is the
+   Go side's: runs=N, grown and shrunk with use). */
+#define IDGENP_UNTIMED_ROOM 1024
+
+/* The Go side (runs.go): give tail back and reserve the next run of at
+   most room ids into *out; a status, the message set on failure. */
+int idgenGoReserve(uintptr_t h, idgenp_run *tail, int64_t room, idgenp_run *out);
+/* The Go side: give tail back before a call that reserves in Go. */
+void idgenGoReturn(uintptr_t h, idgenp_run *tail);
+/* The Go side: give tail back and close the generator. */
+void idgenGoClose(uintptr_t h, idgenp_run *tail);
+/* The Go side: idgen_next without runs (and the message of a closed or
+   made-up handle). */
+int64_t idgenGoNext(uintptr_t h);
+
+/* For the shim (runs.c). */
+void idgenp_runs_open(uintptr_t token, int kind);
+int64_t idgenp_runs_next(uintptr_t token);
+void idgenp_runs_close(uintptr_t token);
+/* Holds token's runs still while a call reserves in Go: its tail given
+   back, no run handed out until idgenp_runs_release. NULL: no runs. */
+void *idgenp_runs_hold(uintptr_t token);
+void idgenp_runs_release(void *held);
+/* For the Go side's hooks: the ids reserved and not handed out (held or
+   dropped); stop handing out at once (the lease's fence dropped). */
+int64_t idgenp_runs_unissued(uintptr_t token);
+void idgenp_runs_revoke(uintptr_t token);
+
+#endif

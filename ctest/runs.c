@@ -1,0 +1,412 @@
+// Runs served in C (capi/runs.c) against the built library: idgen_next of
+// a generator with runs=N and of a segment counter hands out ids of runs
+// without calling into Go. Each test attacks one promise: linearizable
+// across threads and methods, fresh ids, a close racing calls (and the
+// slot's next handle), a fork, a dropped fence, a clean close giving the
+// tail back, the stats.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "linear.h"
+
+#define THREADS 4
+
+static char dir[] = "/tmp/idgen-ctest-runs-XXXXXX";
+
+static int64_t wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- linearizable across threads and methods ---------------------------- */
+
+typedef struct {
+    idgen_t *g;
+    lin_op *ops;
+    size_t n, done;
+    int errors;
+    int64_t handed; /* ids handed out */
+} lin_worker;
+
+static void *lin_run(void *arg) {
+    lin_worker *w = arg;
+    int64_t buf[8], fresh;
+    for (size_t i = 0; i < w->n; i++) {
+        lin_op *op = &w->ops[w->done];
+        op->begin = lin_ticket();
+        if (i % 97 == 96) { /* a batch between two nexts */
+            if (idgen_next_batch(w->g, buf, 5) != IDGEN_OK) {
+                w->errors++;
+                continue;
+            }
+            op->lo = buf[0], op->hi = buf[4];
+            w->handed += 5;
+        } else if (i % 211 == 210) { /* a whole run, as Python takes them */
+            int got = idgen_next_run(w->g, buf, 8, &fresh);
+            if (got <= 0) {
+                w->errors++;
+                continue;
+            }
+            op->lo = buf[0], op->hi = buf[got - 1];
+            w->handed += got;
+        } else {
+            int64_t id = idgen_next(w->g);
+            if (id < 0) {
+                w->errors++;
+                continue;
+            }
+            op->lo = op->hi = id;
+            w->handed++;
+        }
+        op->end = lin_ticket();
+        w->done++;
+    }
+    return NULL;
+}
+
+static void test_linearizable(const char *config, size_t per_thread) {
+    idgen_t *g = must_open(config);
+    if (g == NULL) {
+        return;
+    }
+    lin_worker w[THREADS];
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        w[i] = (lin_worker){.g = g, .ops = malloc(per_thread * sizeof(lin_op)), .n = per_thread};
+        pthread_create(&t[i], NULL, lin_run, &w[i]);
+    }
+    size_t total = 0, ids = 0;
+    int errors = 0;
+    int64_t handed = 0;
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        total += w[i].done;
+        errors += w[i].errors;
+        handed += w[i].handed;
+    }
+    lin_op *all = malloc(total * sizeof *all);
+    for (int i = 0, k = 0; i < THREADS; i++) {
+        for (size_t j = 0; j < w[i].done; j++, k++) {
+            all[k] = w[i].ops[j];
+            ids += (size_t)(w[i].ops[j].hi == w[i].ops[j].lo ? 1 : 2);
+        }
+        free(w[i].ops);
+    }
+    int64_t *vals = malloc(ids * sizeof *vals);
+    size_t v = 0;
+    for (size_t i = 0; i < total; i++) {
+        vals[v++] = all[i].lo;
+        if (all[i].hi != all[i].lo) {
+            vals[v++] = all[i].hi;
+        }
+    }
+    CHECK(errors == 0, "%s: %d calls failed", config, errors);
+    CHECK(lin_repeats(vals, v) == 0, "%s: no id repeated among %zu", config, v);
+    size_t bad = lin_violations(all, total);
+    CHECK(bad == 0, "%s: %zu of %zu calls got an id below one of a call that had ended before they began", config,
+          bad, total);
+    idgen_stats st;
+    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
+    CHECK(st.issued == handed, "%s: stats count the ids handed out: issued %" PRId64 ", handed out %" PRId64, config,
+          st.issued, handed);
+    printf("  linearizable: %s: %zu calls on %d threads (%" PRId64 " ids), 0 repeats, %zu out of order\n", config,
+           total, THREADS, handed, bad);
+    free(vals);
+    free(all);
+    idgen_close(g);
+}
+
+/* The checker itself fails on a call that ended before another began
+   with a larger id. */
+static void test_checker_can_fail(void) {
+    lin_op ops[3] = {{0, 1, 10, 10}, {2, 3, 5, 5}, {4, 5, 20, 20}};
+    CHECK(lin_violations(ops, 3) == 1, "the checker finds the call out of order");
+    lin_op ok[3] = {{0, 3, 10, 10}, {1, 2, 5, 5}, {4, 5, 20, 20}};
+    CHECK(lin_violations(ok, 3) == 0, "overlapping calls may go either way");
+    int64_t ids[4] = {3, 1, 3, 2};
+    CHECK(lin_repeats(ids, 4) == 1, "the checker finds a repeat");
+}
+
+/* ---- a time run's ids are fresh ----------------------------------------- */
+
+/* An id handed out after the generator sat still is from a new run: its
+   time is at most 1 ms (+1 for the ms rounding of two clocks) before the
+   call began. Runs kept past their 1 ms would hand out the old time.
+   clock=wall: the generator reads the wall clock at each reservation
+   (the default clock=mono reads a reading cached for up to about a
+   millisecond, more on a busy host, which is not the runs' doing). */
+static void test_fresh(void) {
+    idgen_t *g = must_open("layout=time:41,seq:22 worker=0 runs=1024 clock=wall");
+    if (g == NULL) {
+        return;
+    }
+    int stale = 0, calls = 0;
+    for (int round = 0; round < 40; round++) {
+        for (int i = 0; i < 2000; i++, calls++) {
+            int64_t before = wall_ms();
+            int64_t id = idgen_next(g);
+            idgen_parts p;
+            if (id < 0 || idgen_decode_with(g, id, &p) != IDGEN_OK || p.unix_ms < before - 2) {
+                stale++;
+            }
+        }
+        usleep(3000);
+    }
+    CHECK(stale == 0, "%d of %d ids carried a time more than 1 ms before their call", stale, calls);
+    idgen_close(g);
+}
+
+/* ---- a close racing calls, and the slot's next handle ------------------ */
+
+typedef struct {
+    idgen_t *g;
+    atomic_int *stop;
+    int64_t bad;          /* a value that is not the old counter's */
+    int wrong_status;     /* a status other than ECLOSED */
+    uint64_t closed_at;   /* the ticket after the close returned */
+    int after_close_ids;  /* ids from calls begun after the close returned */
+} race_worker;
+
+static _Atomic uint64_t close_ticket;
+
+static void *race_run(void *arg) {
+    race_worker *w = arg;
+    while (!atomic_load(w->stop)) {
+        uint64_t begin = lin_ticket();
+        int64_t id = idgen_next(w->g);
+        if (id >= 1000000000000LL) {
+            w->bad = id;
+        } else if (id < 0 && id != IDGEN_ECLOSED) {
+            w->wrong_status = (int)id;
+        } else if (id >= 0 && atomic_load(&close_ticket) != 0 && begin > atomic_load(&close_ticket)) {
+            w->after_close_ids++;
+        }
+    }
+    return NULL;
+}
+
+static void test_close_race(void) {
+    char a[256], b[256];
+    snprintf(a, sizeof a, "preset=segment name=race_a step=100 lease_dir=%s", dir);
+    snprintf(b, sizeof b, "preset=segment name=race_b start=1000000000000 step=100 lease_dir=%s", dir);
+    int bad = 0, wrong = 0, late = 0, rounds = 40;
+    for (int r = 0; r < rounds; r++) {
+        idgen_t *g = must_open(a);
+        if (g == NULL) {
+            return;
+        }
+        atomic_int stop = 0;
+        atomic_store(&close_ticket, 0);
+        race_worker w[THREADS];
+        pthread_t t[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            w[i] = (race_worker){.g = g, .stop = &stop};
+            pthread_create(&t[i], NULL, race_run, &w[i]);
+        }
+        usleep(1000 + (unsigned)(r % 5) * 500);
+        idgen_close(g);
+        atomic_store(&close_ticket, lin_ticket());
+        /* The next handle most likely takes the closed one's slot; the
+           racing threads still call with the old handle. */
+        idgen_t *h = must_open(b);
+        for (int i = 0; h != NULL && i < 5000; i++) {
+            if (idgen_next(h) < 1000000000000LL) {
+                bad++;
+            }
+        }
+        usleep(500);
+        atomic_store(&stop, 1);
+        for (int i = 0; i < THREADS; i++) {
+            pthread_join(t[i], NULL);
+            bad += w[i].bad != 0;
+            wrong += w[i].wrong_status != 0;
+            late += w[i].after_close_ids;
+        }
+        idgen_close(h);
+    }
+    CHECK(bad == 0, "%d rounds handed the old handle an id of the new one", bad);
+    CHECK(wrong == 0, "%d rounds saw a status other than an id or IDGEN_ECLOSED", wrong);
+    CHECK(late == 0, "%d ids from calls that began after idgen_close returned", late);
+    printf("  close racing idgen_next: %d rounds of %d threads, the slot reused by another counter each time\n", rounds,
+           THREADS);
+}
+
+/* ---- a clean close gives the tail back; batches take it too ------------- */
+
+static void test_give_back(void) {
+    char c[256];
+    snprintf(c, sizeof c, "preset=segment name=tail step=1000 lease_dir=%s", dir);
+    idgen_t *g = must_open(c);
+    if (g == NULL) {
+        return;
+    }
+    int64_t last = -1, gaps = 0;
+    for (int i = 0; i < 10; i++) {
+        int64_t id = idgen_next(g);
+        gaps += last >= 0 && id != last + 1;
+        last = id;
+    }
+    idgen_stats st;
+    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
+    CHECK(st.issued == 10, "stats count the ids handed out, not the run held: issued %" PRId64, st.issued);
+    CHECK(st.segment_left == 1000 - 10 || st.segment_left == 2000 - 10,
+          "the run's tail is still in hand: segment_left %" PRId64, st.segment_left);
+    int64_t batch[5];
+    CHECK_RC(idgen_next_batch(g, batch, 5), IDGEN_OK);
+    CHECK(batch[0] == last + 1 && batch[4] == last + 5, "the batch takes the run's tail: %" PRId64 " after %" PRId64,
+          batch[0], last);
+    int64_t after = idgen_next(g);
+    CHECK(after == batch[4] + 1, "next after the batch: %" PRId64 ", want %" PRId64, after, batch[4] + 1);
+    idgen_close(g);
+    g = must_open(c);
+    if (g == NULL) {
+        return;
+    }
+    int64_t again = idgen_next(g);
+    CHECK(again == after + 1, "a clean close gave the tail back: reopened at %" PRId64 ", want %" PRId64, again,
+          after + 1);
+    CHECK(gaps == 0, "consecutive values");
+    idgen_close(g);
+}
+
+/* ---- a forked child never hands out the parent's run --------------------- */
+
+static void test_fork(void) {
+    char c[256];
+    snprintf(c, sizeof c, "preset=segment name=fork step=1000 lease_dir=%s", dir);
+    idgen_t *g = must_open(c), *t = must_open("layout=time:41,seq:22 worker=0 runs=1024");
+    if (g == NULL || t == NULL) {
+        return;
+    }
+    int64_t before = idgen_next(g);
+    (void)idgen_next(t);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(5);
+        _exit((idgen_next(g) == IDGEN_EFORKED ? 0 : 1) | (idgen_next(t) == IDGEN_EFORKED ? 0 : 2));
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child got IDGEN_EFORKED with runs in hand (%d)",
+          status);
+    CHECK(idgen_next(g) == before + 1, "the parent goes on with its run");
+    idgen_close(g);
+    idgen_close(t);
+}
+
+/* ---- a dropped fence stops the C side at once ---------------------------- */
+
+static int find_lease(char *out, size_t cap, const char *sub) {
+    DIR *d = opendir(sub);
+    struct dirent *e;
+    int found = 0;
+    while (d != NULL && !found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 6 && strcmp(e->d_name + n - 6, ".lease") == 0) {
+            snprintf(out, cap, "%s/%s", sub, e->d_name);
+            found = 1;
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    return found;
+}
+
+typedef struct {
+    idgen_t *g;
+    atomic_int stop;
+    _Atomic uint64_t lost_seen; /* the ticket after the main thread saw LEASE_LOST */
+    int ids_after;              /* ids of calls begun after that */
+    int64_t calls;
+} drop_worker;
+
+static void *drop_run(void *arg) {
+    drop_worker *w = arg;
+    while (!atomic_load(&w->stop)) {
+        uint64_t begin = lin_ticket();
+        int64_t id = idgen_next(w->g);
+        uint64_t seen = atomic_load(&w->lost_seen);
+        if (id >= 0 && seen != 0 && begin > seen) {
+            w->ids_after++;
+        }
+        w->calls++;
+    }
+    return NULL;
+}
+
+static void test_fence_drop(void) {
+    char sub[512], c[600], path[600];
+    snprintf(sub, sizeof sub, "%s/drop", dir);
+    mkdir(sub, 0700);
+    snprintf(c, sizeof c, "layout=time:41,seq:22 worker=lease lease_dir=%s lease_ttl=1s runs=1024", sub);
+    drop_worker w = {.g = must_open(c)};
+    if (w.g == NULL) {
+        return;
+    }
+    CHECK(idgen_next(w.g) >= 0, "issues");
+    CHECK(find_lease(path, sizeof path, sub), "the lease record is under %s", sub);
+    pthread_t t;
+    pthread_create(&t, NULL, drop_run, &w);
+    usleep(20000);
+    CHECK(unlink(path) == 0, "remove %s", path);
+    idgen_stats st = {0};
+    /* The renewal finds the record gone: bounded by the lease's own
+       renewals, which the stats count (no wall-clock bound here). */
+    int64_t renewals = -1;
+    while (idgen_get_stats(w.g, &st, sizeof st) == IDGEN_OK && st.lease_state != IDGEN_LEASE_LOST) {
+        if (renewals < 0) {
+            renewals = st.renewals + st.renewal_failures;
+        } else if (st.renewals + st.renewal_failures > renewals + 3) {
+            break; /* three renewals and still not lost: fail below */
+        }
+        usleep(200);
+    }
+    atomic_store(&w.lost_seen, lin_ticket());
+    CHECK(st.lease_state == IDGEN_LEASE_LOST, "the removed record was noticed (state %" PRId64 ")", st.lease_state);
+    usleep(5000);
+    atomic_store(&w.stop, 1);
+    pthread_join(t, NULL);
+    CHECK(w.ids_after == 0, "%d ids handed out by calls begun after the lease read LOST (of %" PRId64 " calls)",
+          w.ids_after, w.calls);
+    CHECK(idgen_next(w.g) == IDGEN_EWORKER, "IDGEN_EWORKER once lost");
+    idgen_close(w.g);
+}
+
+int main(void) {
+    if (mkdtemp(dir) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char seg[256], small[256];
+    snprintf(seg, sizeof seg, "preset=segment name=lin step=auto lease_dir=%s", dir);
+    snprintf(small, sizeof small, "preset=segment name=lin_small step=50 lease_dir=%s", dir);
+    test_checker_can_fail();
+    test_linearizable("layout=time:41,seq:22 worker=0 runs=1024", 200000);
+    test_linearizable("preset=snowflake worker=2 runs=1024", 100000);
+    test_linearizable(seg, 200000);
+    test_linearizable(small, 50000);
+    test_fresh();
+    test_close_race();
+    test_give_back();
+    test_fork();
+    test_fence_drop();
+    printf("%d passed, %d failed\n", passed, failed);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "could not remove %s\n", dir);
+    }
+    return failed != 0;
+}

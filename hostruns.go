@@ -73,3 +73,46 @@ func (g *Generator) SetOnDrop(f func()) {
 		h.SetOnDrop(f)
 	}
 }
+
+// The default generator's runs, for a host that serves NextID itself the
+// same way. Configure replaces the default: a host gives its tail back
+// before it calls Configure, and asks DefaultRuns again after.
+
+// DefaultRuns builds the default generator if it is not built yet, says
+// whether a host may serve NextID from runs, and installs held and drop
+// on it as SetHostHeld and SetOnDrop do.
+func DefaultRuns(held func() int64, drop func()) (RunKind, error) {
+	g, err := gen.Default()
+	if err != nil {
+		return RunsNone, err
+	}
+	h, ok := g.(gen.HostRunner)
+	if !ok || h.HostRunKind() == gen.RunsNone {
+		return RunsNone, nil
+	}
+	h.SetHostHeld(held)
+	h.SetOnDrop(drop)
+	return RunKind(h.HostRunKind()), nil
+}
+
+// ReserveDefaultHost is ReserveHost on the default generator.
+func ReserveDefaultHost(tail HostRun, room int) (HostRun, error) {
+	g, err := gen.Default()
+	if err != nil {
+		return HostRun{}, err
+	}
+	h, ok := g.(gen.HostRunner)
+	if !ok || h.HostRunKind() == gen.RunsNone {
+		return HostRun{}, errClosed // replaced by one without runs: the host asks DefaultRuns again
+	}
+	return h.ReserveHost(tail, room)
+}
+
+// ReturnDefaultHost is ReturnHost on the default generator.
+func ReturnDefaultHost(tail HostRun) {
+	if g, err := gen.Default(); err == nil && tail.N > 0 {
+		if h, ok := g.(gen.HostRunner); ok {
+			h.ReturnHost(tail)
+		}
+	}
+}

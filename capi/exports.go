@@ -224,15 +224,6 @@ func idgenGoStats(h C.uintptr_t, out *C.idgen_stats, size C.size_t) C.int {
 	})
 }
 
-//export idgenGoConfigure
-func idgenGoConfigure(config *C.char) (rc C.int) {
-	defer guard(&rc)
-	if err := idgen.Configure(goString(config)); err != nil {
-		return fail(err)
-	}
-	return C.IDGEN_OK
-}
-
 //export idgenGoNextID
 func idgenGoNextID() (rc C.int64_t) {
 	defer guard64(&rc)

@@ -58,6 +58,10 @@ typedef struct {
     _Atomic int kind;        /* written under mu; NONE: idgen_next goes to Go */
 } runs_state;
 
+/* The default generator's (idgen_next_id): kind -1 until first asked. */
+static runs_state default_state = {
+    .cursor = IDX_DEAD, .mu = PTHREAD_MUTEX_INITIALIZER, .token = IDGENP_DEFAULT, .kind = -1};
+
 static _Atomic(runs_state *) *_Atomic chunks[1 << (IDGENP_SLOT_BITS - CHUNK_BITS)];
 static pthread_mutex_t chunks_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -66,6 +70,9 @@ static inline uint64_t serial_of(uintptr_t token) {
 }
 
 static inline runs_state *lookup(uintptr_t token) {
+    if (token == IDGENP_DEFAULT) {
+        return &default_state;
+    }
     uintptr_t slot = token & ((1u << IDGENP_SLOT_BITS) - 1);
     _Atomic(runs_state *) *c = atomic_load_explicit(&chunks[slot >> CHUNK_BITS], memory_order_acquire);
     if (c == NULL) {
@@ -219,10 +226,27 @@ void idgenp_runs_open(uintptr_t token, int kind) {
     pthread_mutex_unlock(&st->mu);
 }
 
+/* idgen_next or idgen_next_id without runs (or closed): Go answers. */
+static int64_t in_go(uintptr_t token) { return token == IDGENP_DEFAULT ? idgenGoNextID() : idgenGoNext(token); }
+
+/* Asks Go the default generator's kind the first time (holding mu): a
+   status. */
+static int default_kind(runs_state *st) {
+    if (st != &default_state || st->kind >= 0) {
+        return 0;
+    }
+    int k = idgenGoDefaultRuns();
+    if (k < 0) {
+        return k;
+    }
+    atomic_store(&st->kind, k);
+    return 0;
+}
+
 int64_t idgenp_runs_next(uintptr_t token) {
     runs_state *st = lookup(token);
     if (st == NULL || atomic_load_explicit(&st->kind, memory_order_relaxed) == IDGENP_RUNS_NONE) {
-        return idgenGoNext(token);
+        return in_go(token);
     }
     uint64_t serial = serial_of(token);
     int64_t id;
@@ -231,11 +255,12 @@ int64_t idgenp_runs_next(uintptr_t token) {
             return id;
         }
         pthread_mutex_lock(&st->mu);
-        if (st->token != token || st->kind == IDGENP_RUNS_NONE) {
+        int rc = default_kind(st);
+        if (rc == 0 && (st->token != token || st->kind == IDGENP_RUNS_NONE)) {
             pthread_mutex_unlock(&st->mu);
-            return idgenGoNext(token); /* no runs, or closed: Go answers */
+            return in_go(token);
         }
-        int rc = refill(st, token);
+        rc = rc != 0 ? rc : refill(st, token);
         pthread_mutex_unlock(&st->mu);
         if (rc != 0) {
             return rc;
@@ -249,7 +274,7 @@ void *idgenp_runs_hold(uintptr_t token) {
         return NULL;
     }
     pthread_mutex_lock(&st->mu);
-    if (st->token != token || st->kind == IDGENP_RUNS_NONE) {
+    if (st->token != token || st->kind <= IDGENP_RUNS_NONE) {
         pthread_mutex_unlock(&st->mu);
         return NULL;
     }
@@ -279,6 +304,17 @@ void idgenp_runs_close(uintptr_t token) {
         pthread_mutex_unlock(&st->mu);
     }
     idgenGoClose(token, &tail);
+}
+
+int idgenp_runs_configure(const char *config) {
+    runs_state *st = &default_state;
+    pthread_mutex_lock(&st->mu);
+    idgenp_run tail = stop(st); /* the old default's: given back before it closes */
+    int kind = st->kind;
+    int rc = idgenGoConfigure((char *)config, &tail, &kind);
+    atomic_store(&st->kind, kind);
+    pthread_mutex_unlock(&st->mu);
+    return rc;
 }
 
 int64_t idgenp_runs_unissued(uintptr_t token) {

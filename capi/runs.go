@@ -35,11 +35,15 @@ func goRun(r *C.idgenp_run) idgen.HostRun {
 //export idgenGoReserve
 func idgenGoReserve(h C.uintptr_t, tail *C.idgenp_run, room C.int64_t, out *C.idgenp_run) (rc C.int) {
 	defer guard(&rc)
-	g, bad := live(h)
-	if g == nil {
+	var r idgen.HostRun
+	var err error
+	if h == C.IDGENP_DEFAULT {
+		r, err = idgen.ReserveDefaultHost(goRun(tail), int(room))
+	} else if g, bad := live(h); g == nil {
 		return bad
+	} else {
+		r, err = g.ReserveHost(goRun(tail), int(room))
 	}
-	r, err := g.ReserveHost(goRun(tail), int(room))
 	if err != nil {
 		return fail(err)
 	}
@@ -50,7 +54,41 @@ func idgenGoReserve(h C.uintptr_t, tail *C.idgenp_run, room C.int64_t, out *C.id
 //export idgenGoReturn
 func idgenGoReturn(h C.uintptr_t, tail *C.idgenp_run) {
 	defer func() { _ = recover() }()
-	if g := lookup(uintptr(h)); g != nil {
+	if h == C.IDGENP_DEFAULT {
+		idgen.ReturnDefaultHost(goRun(tail))
+	} else if g := lookup(uintptr(h)); g != nil {
 		g.ReturnHost(goRun(tail))
 	}
+}
+
+// defaultRuns is the default generator's run kind, its hooks installed
+// (building it if need be): a kind, or a failure's status (negative).
+func defaultRuns() C.int {
+	kind, err := idgen.DefaultRuns(
+		func() int64 { return int64(C.idgenp_runs_unissued(C.IDGENP_DEFAULT)) },
+		func() { C.idgenp_runs_revoke(C.IDGENP_DEFAULT) })
+	if err != nil {
+		return fail(err)
+	}
+	return C.int(kind)
+}
+
+//export idgenGoDefaultRuns
+func idgenGoDefaultRuns() (rc C.int) {
+	defer guard(&rc)
+	return defaultRuns()
+}
+
+//export idgenGoConfigure
+func idgenGoConfigure(config *C.char, tail *C.idgenp_run, kind *C.int) (rc C.int) {
+	defer guard(&rc)
+	idgen.ReturnDefaultHost(goRun(tail))
+	err := idgen.Configure(goString(config))
+	if k := defaultRuns(); k >= 0 {
+		*kind = k
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return C.IDGEN_OK
 }

@@ -10,6 +10,10 @@
    serial number never reused (handles.go). */
 #define IDGENP_SLOT_BITS 20
 
+/* The default generator's token in the calls below (idgen_next_id): no
+   handle's (their serial numbers start at 1). */
+#define IDGENP_DEFAULT 1
+
 /* A run: n ids first, first+step, ...; n 0: none. */
 typedef struct {
     int64_t first, step, n;
@@ -33,12 +37,19 @@ void idgenGoReturn(uintptr_t h, idgenp_run *tail);
 /* The Go side: give tail back and close the generator. */
 void idgenGoClose(uintptr_t h, idgenp_run *tail);
 /* The Go side: idgen_next without runs (and the message of a closed or
-   made-up handle). */
+   made-up handle); idgen_next_id without runs. */
 int64_t idgenGoNext(uintptr_t h);
+int64_t idgenGoNextID(void);
+/* The Go side: the default generator's run kind (building it), or a
+   failure's status; idgen_configure with the tail given back first, the
+   new default's kind into *kind. */
+int idgenGoDefaultRuns(void);
+int idgenGoConfigure(char *config, idgenp_run *tail, int *kind);
 
 /* For the shim (runs.c). */
 void idgenp_runs_open(uintptr_t token, int kind);
-int64_t idgenp_runs_next(uintptr_t token);
+int64_t idgenp_runs_next(uintptr_t token); /* IDGENP_DEFAULT: idgen_next_id */
+int idgenp_runs_configure(const char *config);
 void idgenp_runs_close(uintptr_t token);
 /* Holds token's runs still while a call reserves in Go: its tail given
    back, no run handed out until idgenp_runs_release. NULL: no runs. */

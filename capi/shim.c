@@ -110,17 +110,20 @@ int64_t idgen_metrics_text(char *buf, size_t cap) {
 
 int idgen_configure(const char *config) {
     FORK_CHECK();
-    return idgenGoConfigure((char *)config);
+    return idgenp_runs_configure(config);
 }
 
 int64_t idgen_next_id(void) {
     FORK_CHECK();
-    return idgenGoNextID();
+    return idgenp_runs_next(IDGENP_DEFAULT);
 }
 
 int idgen_next_ids(int64_t *out, size_t n) {
     FORK_CHECK();
-    return idgenGoNextIDs(out, n);
+    void *held = idgenp_runs_hold(IDGENP_DEFAULT); /* no run handed out meanwhile */
+    int rc = idgenGoNextIDs(out, n);
+    idgenp_runs_release(held);
+    return rc;
 }
 
 int idgen_decode(int64_t id, idgen_parts *out) {

@@ -32,7 +32,8 @@ static int64_t wall_ms(void) {
 /* ---- linearizable across threads and methods ---------------------------- */
 
 typedef struct {
-    idgen_t *g;
+    idgen_t *g; /* NULL: the default generator, reconfigured now and then */
+    const char *config;
     lin_op *ops;
     size_t n, done;
     int errors;
@@ -46,13 +47,13 @@ static void *lin_run(void *arg) {
         lin_op *op = &w->ops[w->done];
         op->begin = lin_ticket();
         if (i % 97 == 96) { /* a batch between two nexts */
-            if (idgen_next_batch(w->g, buf, 5) != IDGEN_OK) {
+            if ((w->g != NULL ? idgen_next_batch(w->g, buf, 5) : idgen_next_ids(buf, 5)) != IDGEN_OK) {
                 w->errors++;
                 continue;
             }
             op->lo = buf[0], op->hi = buf[4];
             w->handed += 5;
-        } else if (i % 211 == 210) { /* a whole run, as Python takes them */
+        } else if (i % 211 == 210 && w->g != NULL) { /* a whole run, as Python takes them */
             int got = idgen_next_run(w->g, buf, 8, &fresh);
             if (got <= 0) {
                 w->errors++;
@@ -60,8 +61,13 @@ static void *lin_run(void *arg) {
             }
             op->lo = buf[0], op->hi = buf[got - 1];
             w->handed += got;
+        } else if (w->g == NULL && i % 1013 == 1012) { /* the default replaced between two calls */
+            if (idgen_configure(w->config) != IDGEN_OK) {
+                w->errors++;
+            }
+            continue;
         } else {
-            int64_t id = idgen_next(w->g);
+            int64_t id = w->g != NULL ? idgen_next(w->g) : idgen_next_id();
             if (id < 0) {
                 w->errors++;
                 continue;
@@ -75,15 +81,19 @@ static void *lin_run(void *arg) {
     return NULL;
 }
 
-static void test_linearizable(const char *config, size_t per_thread) {
-    idgen_t *g = must_open(config);
-    if (g == NULL) {
+/* ... on the default generator (idgen_next_id, idgen_next_ids) when
+   dflt: configured with config, and configured again while called. */
+static void test_linearizable(const char *config, size_t per_thread, int dflt) {
+    idgen_t *g = NULL;
+    if (dflt) {
+        CHECK_RC(idgen_configure(config), IDGEN_OK);
+    } else if ((g = must_open(config)) == NULL) {
         return;
     }
     lin_worker w[THREADS];
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        w[i] = (lin_worker){.g = g, .ops = malloc(per_thread * sizeof(lin_op)), .n = per_thread};
+        w[i] = (lin_worker){.g = g, .config = config, .ops = malloc(per_thread * sizeof(lin_op)), .n = per_thread};
         pthread_create(&t[i], NULL, lin_run, &w[i]);
     }
     size_t total = 0, ids = 0;
@@ -116,15 +126,19 @@ static void test_linearizable(const char *config, size_t per_thread) {
     size_t bad = lin_violations(all, total);
     CHECK(bad == 0, "%s: %zu of %zu calls got an id below one of a call that had ended before they began", config,
           bad, total);
-    idgen_stats st;
-    CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
-    CHECK(st.issued == handed, "%s: stats count the ids handed out: issued %" PRId64 ", handed out %" PRId64, config,
-          st.issued, handed);
-    printf("  linearizable: %s: %zu calls on %d threads (%" PRId64 " ids), 0 repeats, %zu out of order\n", config,
-           total, THREADS, handed, bad);
+    if (g != NULL) {
+        idgen_stats st;
+        CHECK_RC(idgen_get_stats(g, &st, sizeof st), IDGEN_OK);
+        CHECK(st.issued == handed, "%s: stats count the ids handed out: issued %" PRId64 ", handed out %" PRId64,
+              config, st.issued, handed);
+    }
+    printf("  linearizable%s: %s: %zu calls on %d threads (%" PRId64 " ids), 0 repeats, %zu out of order\n",
+           dflt ? " (the default generator, reconfigured)" : "", config, total, THREADS, handed, bad);
     free(vals);
     free(all);
-    idgen_close(g);
+    if (g != NULL) {
+        idgen_close(g);
+    }
 }
 
 /* The checker itself fails on a call that ended before another began
@@ -280,6 +294,26 @@ static void test_give_back(void) {
     idgen_close(g);
 }
 
+/* ---- idgen_configure between two calls ---------------------------------- */
+
+/* The first id after idgen_configure returned is the new default's, never
+   one of the run the replaced default left in hand; the replaced
+   counter's tail went back to it. */
+static void test_configure_between_calls(void) {
+    char a[256], b[256];
+    snprintf(a, sizeof a, "preset=segment name=cfg_a step=1000 lease_dir=%s", dir);
+    snprintf(b, sizeof b, "preset=segment name=cfg_b start=1000000000000 step=1000 lease_dir=%s", dir);
+    CHECK_RC(idgen_configure(a), IDGEN_OK);
+    int64_t x = idgen_next_id(), y = idgen_next_id();
+    CHECK(y == x + 1, "the default serves a run: %" PRId64 " then %" PRId64, x, y);
+    CHECK_RC(idgen_configure(b), IDGEN_OK);
+    int64_t z = idgen_next_id();
+    CHECK(z >= 1000000000000LL, "the first id after idgen_configure is the new default's: %" PRId64, z);
+    CHECK_RC(idgen_configure(a), IDGEN_OK);
+    int64_t again = idgen_next_id();
+    CHECK(again == y + 1, "the replaced counter's tail went back to it: %" PRId64 " after %" PRId64, again, y);
+}
+
 /* ---- a forked child never hands out the parent's run --------------------- */
 
 static void test_fork(void) {
@@ -393,11 +427,14 @@ int main(void) {
     snprintf(seg, sizeof seg, "preset=segment name=lin step=auto lease_dir=%s", dir);
     snprintf(small, sizeof small, "preset=segment name=lin_small step=50 lease_dir=%s", dir);
     test_checker_can_fail();
-    test_linearizable("layout=time:41,seq:22 worker=0 runs=1024", 200000);
-    test_linearizable("preset=snowflake worker=2 runs=1024", 100000);
-    test_linearizable(seg, 200000);
-    test_linearizable(small, 50000);
+    test_linearizable("layout=time:41,seq:22 worker=0 runs=1024", 200000, 0);
+    test_linearizable("preset=snowflake worker=2 runs=1024", 100000, 0);
+    test_linearizable(seg, 200000, 0);
+    test_linearizable(small, 50000, 0);
+    test_linearizable("layout=time:41,seq:22 worker=0 runs=1024", 100000, 1);
+    test_linearizable(small, 50000, 1);
     test_fresh();
+    test_configure_between_calls();
     test_close_race();
     test_give_back();
     test_fork();

@@ -67,6 +67,13 @@ int64_t idgenGoNext(uintptr_t h) {
     return ECLOSED; /* the model serves only runs: reached for a closed handle */
 }
 
+int64_t idgenGoNextID(void) { return ECLOSED; }
+int idgenGoDefaultRuns(void) { return IDGENP_RUNS_NONE; }
+int idgenGoConfigure(char *config, idgenp_run *tail, int *kind) {
+    (void)config, (void)tail, (void)kind;
+    return 0;
+}
+
 /* A batch in the model: n ids after every run reserved. */
 static int model_batch(uintptr_t h, int64_t *lo, int64_t *hi) {
     pthread_mutex_lock(&go_mu);

@@ -104,5 +104,16 @@ echo "== Java (bindings/java/src/test/java/org/idgen/Bench.java)"
        /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -Didgen.library="$BENCH/libidgen.so" \
          -cp "target/idgen-0.1.0.jar:target/test-classes:$(cat target/cp.txt)" org.idgen.Bench; \
      else echo "(no JDK 25 at /usr/lib/jvm/temurin-25-jdk-amd64: no java.lang.foreign figures)"; fi)
+
+echo
+echo "== Java beside its pure-Java peers, one JVM (bench/java/PeerBench.java)"
+(PEERS=$BENCH/java && mkdir -p "$PEERS" \
+  && (cd bench/java && $MVN -q dependency:build-classpath -Dmdep.outputFile="$PEERS/cp.txt") \
+  && CP="bindings/java/target/idgen-0.1.0.jar:$(cat bindings/java/target/cp.txt):$(cat "$PEERS/cp.txt")" \
+  && javac -d "$PEERS" -cp "$CP" bench/java/PeerBench.java \
+  && java -Didgen.library="$BENCH/libidgen.so" -cp "$PEERS:$CP" PeerBench 2>&1 | grep -v '^SLF4J' \
+  && if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then echo; \
+       /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED -Didgen.library="$BENCH/libidgen.so" \
+         -cp "$PEERS:$CP" PeerBench 2>&1 | grep -v '^SLF4J'; fi)
 } 2>&1 | tee "$OUT"
 echo "(saved to $OUT)"

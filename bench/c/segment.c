@@ -47,8 +47,8 @@ static void hot_path(void) {
     double noop = median(v_noop, ROUNDS), nx = median(v_next, ROUNDS), br = median(v_batch, ROUNDS);
     printf("Segments, host directory (medians of %d alternating rounds)\n", ROUNDS);
     printf("  %-58s %10.1f ns\n", "bare C->Go call (idgen_bench_noop)", noop);
-    printf("  %-58s %10.1f ns   %.2fx bare call (target <= 1.25x) %s\n", "idgen_next, preset=segment step=auto", nx, nx / noop,
-           verdict(nx / noop <= 1.25));
+    printf("  %-58s %10.1f ns   %.2fx bare call (target <= 0.5x: runs in C) %s\n", "idgen_next, preset=segment step=auto", nx,
+           nx / noop, verdict(nx / noop <= 0.5));
     printf("  %-58s %10.0f M values/s (target >= 500 M) %s\n", "idgen_next_batch x4096, while a segment lasts", br / 1e6,
            verdict(br >= 5e8));
     free(buf);

@@ -43,12 +43,20 @@ function run() {
   const noop = lib.func('int idgen_bench_noop(void)');
   const version = lib.func('const char *idgen_version(void)');
   const g = idgen.open('preset=snowflake worker=0');
+  const r = idgen.open('layout=time:41,seq:22 worker=0 runs=1024');
+  const dir = require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 'idgen-nodebench-'));
+  const seg = idgen.open(`preset=segment name=nodebench step=auto lease_dir=${dir}`);
   const rows = [
     ['koffi call, C only (idgen_version)', measure(() => version())],
     ['koffi call into Go (idgen_bench_noop)', measure(() => noop())],
     ['g.next()', measure(() => g.next())],
+    ['g.next(), time:41,seq:22 runs=1024 (runs in C)', measure(() => r.next())],
+    ['g.next(), preset=segment (runs in C)', measure(() => seg.next())],
   ];
   g.close();
+  r.close();
+  seg.close();
+  require('fs').rmSync(dir, { recursive: true, force: true });
   try {
     const { Snowflake } = require('@sapphire/snowflake');
     const s = new Snowflake(new Date('2015-01-01T00:00:00.000Z'));

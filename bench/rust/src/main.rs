@@ -59,6 +59,10 @@ fn main() {
     let wide = open("layout=time:41,seq:22 worker=0");
     let sf = open("preset=snowflake worker=1");
     let sf_runs = open("preset=snowflake worker=2 runs=1024");
+    let wide_runs = open("layout=time:41,seq:22 worker=0 runs=1024");
+    let dir = std::env::temp_dir().join(format!("idgen-rustbench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let seg = open(&format!("preset=segment name=rustbench step=auto lease_dir={}", dir.display()));
     // Borrows ticks ahead of the clock as lazy_generate does (within 10 s).
     let sf_borrow = open("preset=snowflake worker=3 on_exhausted=borrow max_drift=10s");
     let mut peer = SnowflakeIdGenerator::new(1, 1);
@@ -69,6 +73,8 @@ fn main() {
         row("Generator::next, layout=time:41,seq:22", || wide.next().unwrap()),
         row("Generator::next, preset=snowflake", || sf.next().unwrap()),
         row("Generator::next, preset=snowflake runs=1024", || sf_runs.next().unwrap()),
+        row("Generator::next, time:41,seq:22 runs=1024 (runs in C)", || wide_runs.next().unwrap()),
+        row("Generator::next, preset=segment (runs in C)", || seg.next().unwrap()),
         row("Generator::next, snowflake on_exhausted=borrow", || sf_borrow.next().unwrap()),
         row("rs-snowflake 0.6 real_time_generate", move || peer.real_time_generate()),
         row("rs-snowflake 0.6 lazy_generate (borrows ticks)", move || peer_lazy.lazy_generate()),

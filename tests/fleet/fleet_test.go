@@ -58,6 +58,7 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(work)
 	_ = os.Chmod(work, 0o755) // the database runs as another user
+	snapshotHosts() // before the other suites of make test rebuild the wheel and the jar
 	zkDir, pgDir := filepath.Join(work, "zk"), filepath.Join(work, "pg")
 	defer script("zk.sh", "stop", zkDir)
 	defer script("pg.sh", "stop", pgDir)
@@ -569,7 +570,7 @@ func TestPostgresExpiriesAreBucketed(t *testing.T) {
 
 func TestMixedLanguagesAndDatacentersShareOnePool(t *testing.T) {
 	vpy := filepath.Join(build, "venv", "bin", "python")
-	jar, _ := filepath.Glob(filepath.Join(root, "bindings", "java", "target", "idgen-*.jar"))
+	jar := javaJars()
 	cp := readTrim(filepath.Join(root, "bindings", "java", "target", "cp.txt"))
 	host := store{name: "host", source: func(t *testing.T, _ int) string { return "lease lease_dir=" + t.TempDir() }}
 	for _, s := range append([]store{host}, stores()...) {

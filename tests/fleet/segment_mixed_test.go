@@ -51,7 +51,7 @@ func drawValues(cmd *exec.Cmd) ([]int64, error) {
 
 func TestSegmentCPythonJavaOnOneCounter(t *testing.T) {
 	vpy := pythonForFleet()
-	jar, _ := filepath.Glob(filepath.Join(root, "bindings", "java", "target", "idgen-*.jar"))
+	jar := javaJars()
 	cp := readTrim(filepath.Join(root, "bindings", "java", "target", "cp.txt"))
 	if vpy == "" || len(jar) == 0 || cp == "" {
 		if os.Getenv("IDGEN_FLEET_ALL") != "" {

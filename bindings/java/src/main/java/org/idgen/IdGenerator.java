@@ -2,6 +2,7 @@ package org.idgen;
 
 import java.lang.ref.Cleaner;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An id generator opened from a configuration string, e.g.
@@ -24,6 +25,9 @@ import java.util.UUID;
 public final class IdGenerator implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
+    /** The generators of {@link #shared}, by configuration string as given. */
+    private static final ConcurrentHashMap<String, IdGenerator> SHARED = new ConcurrentHashMap<>();
+
     /** What the cleaner needs: the handle, never the generator itself. */
     private static final class Handle implements Runnable {
         final long token;
@@ -40,12 +44,15 @@ public final class IdGenerator implements AutoCloseable {
 
     private final long token;
     private final Cleaner.Cleanable cleanable;
+    /** One of {@link #shared}'s: {@link #close()} does nothing. */
+    private final boolean shared;
     private volatile boolean closed;
     /** Whether this is a uuidv7 generator: 0 not known yet, 1 yes, 2 no (asked of the library, idgen_get_info). */
     private volatile int uuidPreset;
 
-    private IdGenerator(long token) {
+    private IdGenerator(long token, boolean shared) {
         this.token = token;
+        this.shared = shared;
         this.cleanable = CLEANER.register(this, new Handle(token));
     }
 
@@ -57,9 +64,30 @@ public final class IdGenerator implements AutoCloseable {
      *     a lease's recorded time is not passed within max_wait
      */
     public static IdGenerator open(String config) {
+        return open(config, false);
+    }
+
+    private static IdGenerator open(String config, boolean shared) {
         long[] out = new long[1];
         Status.check(Native.LIB.idgen_open(CString.of(config, "config"), out));
-        return new IdGenerator(out[0]);
+        return new IdGenerator(out[0], shared);
+    }
+
+    /**
+     * The one generator of this JVM for {@code config} (compared as given;
+     * null is ""), opened on the first call: for frameworks that make an id
+     * generator per entity, table or rule (the Hibernate and ShardingSphere
+     * adapters), so that one configuration leases one pair however often it
+     * is named. It is never closed ({@link #close()} on it does nothing):
+     * the process's exit ends it, as any exit without a close does.
+     *
+     * @throws IdGenException as {@link #open} does; nothing is kept then,
+     *     and the next call tries again
+     */
+    public static IdGenerator shared(String config) {
+        String key = config == null ? "" : config;
+        IdGenerator g = SHARED.get(key);
+        return g != null ? g : SHARED.computeIfAbsent(key, k -> open(k, true));
     }
 
     private long handle() {
@@ -216,9 +244,15 @@ public final class IdGenerator implements AutoCloseable {
         }
     }
 
-    /** Closes the generator and releases its lease. Idempotent. */
+    /**
+     * Closes the generator and releases its lease. Idempotent; does nothing
+     * on a generator of {@link #shared}.
+     */
     @Override
     public void close() {
+        if (shared) {
+            return;
+        }
         closed = true;
         cleanable.clean();
     }

@@ -86,6 +86,10 @@ final class JnaNative implements Native {
     @Override
     public native long idgen_next(long g);
 
+    /** At most 1024 ids: JNA copies the arrays to native memory and back. */
+    @Override
+    public native int idgen_next_run(long g, long[] out, long cap, long[] fresh);
+
     @Override
     public native int idgen_decode_with(long g, long id, long[] out);
 

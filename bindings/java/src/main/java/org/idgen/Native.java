@@ -50,6 +50,13 @@ interface Native {
     /** n ids into out[0, n); on failure out may hold some of them (the caller throws). */
     int idgen_next_batch(long g, long[] out, long n);
 
+    /**
+     * With runs=N: the next run whole, at most cap ids into out; returns how
+     * many (or a negative status), and in fresh[0] for how many ns they may
+     * still be handed out.
+     */
+    int idgen_next_run(long g, long[] out, long cap, long[] fresh);
+
     int idgen_decode_with(long g, long id, long[] out);
 
     int idgen_compose(long g, long[] in, long[] out);

@@ -35,6 +35,8 @@ final class FfmNative implements Native {
     private static final MethodHandle NEXT = handle("idgen_next", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
     private static final MethodHandle NEXT_BATCH =
             handle("idgen_next_batch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    private static final MethodHandle NEXT_RUN =
+            handle("idgen_next_run", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
     private static final MethodHandle DECODE_WITH =
             handle("idgen_decode_with", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
     private static final MethodHandle COMPOSE = handle("idgen_compose", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));
@@ -146,6 +148,20 @@ final class FfmNative implements Native {
         return (int) call(n > CACHED_IDS, g, (a, h) -> {
             MemorySegment buf = SCRATCH.get().batch(a, n);
             return copy((int) NEXT_BATCH.invokeExact(h, buf, n), buf, out, n);
+        });
+    }
+
+    @Override
+    public int idgen_next_run(long g, long[] out, long cap, long[] fresh) {
+        return (int) call(true, g, (a, h) -> {
+            MemorySegment ids = a.allocate(JAVA_LONG, Math.max(cap, 1));
+            MemorySegment f = a.allocate(JAVA_LONG);
+            int n = (int) NEXT_RUN.invokeExact(h, ids, cap, f);
+            if (n > 0) {
+                MemorySegment.copy(ids, JAVA_LONG, 0, out, 0, n);
+                fresh[0] = f.get(JAVA_LONG, 0);
+            }
+            return n;
         });
     }
 

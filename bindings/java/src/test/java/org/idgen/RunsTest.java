@@ -1,0 +1,121 @@
+package org.idgen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * runs=N handed out in Java (Runs): ids strictly increase across threads
+ * and methods (a call that ended before another began has the smaller
+ * ids), none repeats, none is handed out more than 1 ms after its run was
+ * reserved, and nothing after close.
+ */
+class RunsTest {
+    /** One call: tickets taken before it began and after it ended, its smallest and largest id. */
+    record Op(long begin, long end, long lo, long hi) {}
+
+    static final AtomicLong CLOCK = new AtomicLong();
+
+    /** Calls that got an id not above one of a call that had ended before they began. */
+    static int violations(List<Op> ops) {
+        List<Op> byBegin = new ArrayList<>(ops);
+        byBegin.sort(Comparator.comparingLong(Op::begin));
+        List<Op> byEnd = new ArrayList<>(ops);
+        byEnd.sort(Comparator.comparingLong(Op::end));
+        int bad = 0;
+        int j = 0;
+        long endedMax = Long.MIN_VALUE;
+        for (Op b : byBegin) {
+            while (j < byEnd.size() && byEnd.get(j).end() < b.begin()) {
+                endedMax = Math.max(endedMax, byEnd.get(j).hi());
+                j++;
+            }
+            if (b.lo() <= endedMax) {
+                bad++;
+            }
+        }
+        return bad;
+    }
+
+    @Test
+    void theCheckerCanFail() {
+        assertEquals(1, violations(List.of(new Op(0, 1, 10, 10), new Op(2, 3, 5, 5))));
+        assertEquals(0, violations(List.of(new Op(0, 3, 10, 10), new Op(1, 2, 5, 5))));
+    }
+
+    @Test
+    void increasingAcrossThreadsAndMethods() throws Exception {
+        try (IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0 runs=1024")) {
+            assertEquals(1024, g.info()[4], "longest_run");
+            int threads = 4, calls = 100_000;
+            List<List<Op>> per = new ArrayList<>();
+            List<Thread> ts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                List<Op> mine = new ArrayList<>(calls);
+                per.add(mine);
+                ts.add(new Thread(() -> {
+                    long[] batch = new long[5];
+                    for (int i = 0; i < calls; i++) {
+                        long b = CLOCK.getAndIncrement();
+                        if (i % 97 == 96) {
+                            g.nextIds(batch);
+                            mine.add(new Op(b, CLOCK.getAndIncrement(), batch[0], batch[4]));
+                        } else {
+                            long id = g.nextId();
+                            mine.add(new Op(b, CLOCK.getAndIncrement(), id, id));
+                        }
+                    }
+                }));
+            }
+            ts.forEach(Thread::start);
+            for (Thread t : ts) {
+                t.join();
+            }
+            List<Op> all = new ArrayList<>();
+            per.forEach(all::addAll);
+            long[] ids = all.stream().flatMapToLong(o -> o.lo() == o.hi()
+                    ? java.util.stream.LongStream.of(o.lo()) : java.util.stream.LongStream.of(o.lo(), o.hi())).toArray();
+            Arrays.sort(ids);
+            for (int i = 1; i < ids.length; i++) {
+                assertTrue(ids[i] > ids[i - 1], "repeated id " + ids[i]);
+            }
+            assertEquals(0, violations(all), "calls out of order");
+        }
+    }
+
+    /** clock=wall: the generator reads the wall clock at each reservation (see ctest/runs.c). */
+    @Test
+    void idsAreFresh() throws Exception {
+        try (IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0 runs=1024 clock=wall")) {
+            int stale = 0;
+            for (int round = 0; round < 30; round++) {
+                for (int i = 0; i < 2000; i++) {
+                    long before = System.currentTimeMillis();
+                    if (g.decode(g.nextId()).unixMillis() < before - 2) {
+                        stale++;
+                    }
+                }
+                Thread.sleep(3);
+            }
+            assertEquals(0, stale, "ids with a time more than 1 ms before their call");
+        }
+    }
+
+    @Test
+    void nothingAfterClose() {
+        IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0 runs=1024");
+        long a = g.nextId();
+        long b = g.nextId();
+        assertTrue(b > a);
+        g.close();
+        IdGenException e = assertThrows(IdGenException.class, g::nextId);
+        assertEquals(ErrorCode.CLOSED, e.code());
+    }
+}

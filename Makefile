@@ -365,3 +365,7 @@ clean:
 # The Node.js and Rust bindings (bindings/node, bindings/rust) and the Java
 # frameworks (bindings/java/frameworks.mk): their own targets.
 include bindings/node/node.mk bindings/rust/rust.mk bindings/java/frameworks.mk
+
+
+# Business numbers (reset=, format=): their own checks, tests/numbers.mk.
+include tests/numbers.mk

@@ -5,7 +5,7 @@ import "github.com/idgen/idgen/internal/gen"
 // Info is what idgen_get_info reports of a generator, field for field: what
 // it is, so that a host asks rather than probes.
 type Info struct {
-	Kind       int64 // KindNumeric, KindUUIDv7, KindULID, KindRocketMQ or KindCounter; 0 once closed
+	Kind       int64 // KindNumeric, KindUUIDv7, KindULID, KindRocketMQ, KindCounter or KindNumber; 0 once closed
 	Leased     int64 // 1 when it holds a lease or takes segments from a store (not with lease=off)
 	TickNs     int64 // the time field's unit in ns; 0 without a time field (zxid, segment)
 	TextLen    int64 // the text form's length; 0 when it varies (text=dec)
@@ -19,7 +19,7 @@ const (
 	KindULID     = gen.KindULID     // preset=ulid
 	KindRocketMQ = gen.KindRocketMQ // preset=rocketmq and rocketmq-v1
 	KindCounter  = gen.KindCounter  // preset=segment
-	KindNumber   = gen.KindNumber   // business numbers: kept for them, not returned yet
+	KindNumber   = gen.KindNumber   // business numbers: preset=segment with format= (text only with reset=)
 )
 
 // Info reports what g is: its kind, whether it leases, its tick, the

@@ -13,7 +13,11 @@ type Listing struct {
 	// nil for a segment configuration.
 	Pairs []PairLease
 	// Counter is the counter of a segment configuration; nil otherwise.
+	// With reset= it is the current period's (<name>@<period>).
 	Counter *Counter
+	// Periods are, with reset=, the counters of the current period and
+	// of the periods before it, newest first (Periods[0] is Counter).
+	Periods []Counter
 }
 
 // PairLease is one pair of a pool as its store holds it.
@@ -45,11 +49,19 @@ func Leases(conf string) (Listing, error) {
 		return Listing{}, err
 	}
 	if c.Scheme == config.SchemeSegment {
-		r, err := gen.ReadCounter(c)
+		rows, err := gen.ReadCounters(c)
 		if err != nil {
 			return Listing{}, err
 		}
-		return Listing{Counter: &Counter{Name: r.Name, Store: r.Store, Found: r.Found, Last: r.Last, Start: r.Start}}, nil
+		l := Listing{}
+		for _, r := range rows {
+			l.Periods = append(l.Periods, Counter(r))
+		}
+		l.Counter = &l.Periods[0]
+		if c.Periods() == nil {
+			l.Periods = nil
+		}
+		return l, nil
 	}
 	rows, err := gen.ListLeases(c)
 	if err != nil {

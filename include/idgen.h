@@ -222,7 +222,8 @@ enum { IDGEN_KIND_NUMERIC = 1,   /* 64-bit ids (idgen_next): the Snowflake famil
        IDGEN_KIND_ULID = 3,      /* preset=ulid: text only */
        IDGEN_KIND_ROCKETMQ = 4,  /* preset=rocketmq and rocketmq-v1: text only */
        IDGEN_KIND_COUNTER = 5,   /* preset=segment: a dense counter */
-       IDGEN_KIND_NUMBER = 6 };  /* business numbers: reserved, not returned by this version */
+       IDGEN_KIND_NUMBER = 6 };  /* preset=segment with format= (business numbers): idgen_next_text;
+                                    with reset= text only (idgen_next is IDGEN_EINVAL) */
 
 typedef struct {
     int64_t kind;         /* IDGEN_KIND_* */

@@ -32,6 +32,9 @@ func cmdLeases(o *opts, w *bufio.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(l.Periods) > 0 {
+		return periodLines(l.Periods, o.json, w)
+	}
 	if l.Counter != nil {
 		return counterLine(*l.Counter, o.json, w)
 	}
@@ -85,12 +88,7 @@ func counterLine(r idgen.Counter, asJSON bool, w *bufio.Writer) error {
 		last, next = &r.Last, nextAfter(r.Last)
 	}
 	if asJSON {
-		b, err := json.Marshal(struct {
-			Counter string `json:"counter"`
-			Store   string `json:"store"`
-			Last    *int64 `json:"last"`
-			Next    *int64 `json:"next"`
-		}{r.Name, r.Store, last, next})
+		b, err := json.Marshal(counterObject(r, last, next))
 		if err != nil {
 			return err
 		}
@@ -98,6 +96,45 @@ func counterLine(r idgen.Counter, asJSON bool, w *bufio.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(w, "counter=%s store=%q last=%s next=%s\n", r.Name, r.Store, orDash(last), orDash(next))
+	return nil
+}
+
+type counterJSON struct {
+	Counter string `json:"counter"`
+	Store   string `json:"store"`
+	Last    *int64 `json:"last"`
+	Next    *int64 `json:"next"`
+}
+
+func counterObject(r idgen.Counter, last, next *int64) counterJSON {
+	return counterJSON{r.Name, r.Store, last, next}
+}
+
+// periodLines prints the counters of business numbers, the current
+// period's first, one line each (with --json, one array).
+func periodLines(rs []idgen.Counter, asJSON bool, w *bufio.Writer) error {
+	if !asJSON {
+		for _, r := range rs {
+			if err := counterLine(r, false, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	out := make([]counterJSON, len(rs))
+	for i, r := range rs {
+		var last *int64
+		next := &rs[i].Start
+		if r.Found {
+			last, next = &rs[i].Last, nextAfter(r.Last)
+		}
+		out[i] = counterObject(r, last, next)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, _ = w.Write(append(b, '\n'))
 	return nil
 }
 

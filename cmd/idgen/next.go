@@ -43,10 +43,10 @@ func cmdNext(o *opts, w *bufio.Writer) error {
 	return nil
 }
 
-// isText says g's ids are text (a text preset), not numbers.
+// isText says g's ids are text (a text preset, business numbers), not numbers.
 func isText(g *idgen.Generator) bool {
 	switch g.Info().Kind {
-	case idgen.KindUUIDv7, idgen.KindULID, idgen.KindRocketMQ:
+	case idgen.KindUUIDv7, idgen.KindULID, idgen.KindRocketMQ, idgen.KindNumber:
 		return true
 	}
 	return false

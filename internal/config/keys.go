@@ -103,7 +103,10 @@ var keys = []key{
 	{name: "start", on: segment, only: onlySegment, parse: readStart, def: defStart, print: printStart, dflt: "1"},
 	{name: "padding", on: segment, parse: readSegmentPadding, def: defPadding(DefaultSegmentPadding), print: printPadding, dflt: "50"},
 	{name: "max_wait", on: segment, parse: readSegmentWait, def: defSegmentWait, print: printSegmentWait, dflt: "2s"},
-	{name: "text", on: segment, parse: readText, print: printText, dflt: "dec"},
+	{name: "reset", on: segment, only: onlySegment, parse: readReset, print: printReset, dflt: "none"},
+	{name: "tz", on: segment, when: resetting, parse: readNumbersTZ, def: defNumbersTZ, print: printNumbersTZ, dflt: "UTC with reset="},
+	{name: "format", on: segment, only: onlySegment, parse: readFormat, def: needFormat, print: printFormat, dflt: "none: the value in the text= form"},
+	{name: "text", on: segment, when: noFormat, parse: readText, print: printText, dflt: "dec"},
 	{name: "lease_dir", on: segment, when: hostDirectory, parse: readLeaseDir, print: printSegmentDir, dflt: "/var/tmp/idgen"},
 	{name: "lease_table", on: segment, when: sqlStore, parse: readSegmentTable, print: printSegmentTable, dflt: "idgen_segment"},
 

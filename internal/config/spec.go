@@ -6,6 +6,7 @@ import (
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease/stores"
 	"github.com/idgen/idgen/internal/lease/storeurl"
+	"github.com/idgen/idgen/internal/numbers"
 )
 
 // Spec is a parsed configuration string; Parse("") gives the defaults. A
@@ -41,6 +42,7 @@ type Spec struct {
 	Padding     int           // baidu-cached: refill when fewer than Padding percent are left
 	Text        TextForm      // numeric presets: the text= form of idgen_next_text
 	Segment     Segment       // preset=segment: step and start
+	Numbers     Numbers       // preset=segment: reset=, tz=, format= (business numbers)
 	TextKeys    TextKeys      // text presets: ip, mac, pid, loader_hash, tz
 	LeaseOff    bool          // lease=off: for decoding only (no lease, no segment, no store; issuing refused)
 }
@@ -52,6 +54,13 @@ type Segment struct {
 	Step  int64 // values per segment; with Auto, the first segment's size
 	Auto  bool  // step=auto: sized from the consumption rate
 	Start int64 // where a new counter begins; changes nothing on one that exists
+}
+
+// Numbers is what business numbers add to a segment configuration.
+type Numbers struct {
+	Reset  numbers.Reset
+	TZ     *time.Location    // the zone periods are days, months and years of (UTC by default)
+	Format *numbers.Template // format=, nil without one
 }
 
 // DefaultLeaseDir is the host lease directory: one fixed path for every

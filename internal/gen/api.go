@@ -10,6 +10,7 @@ import (
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/layout"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/numbers"
 	"github.com/idgen/idgen/internal/segment"
 )
 
@@ -76,6 +77,12 @@ type Options struct {
 	// error wrapping its Err and ErrWorker, and leaves nothing taken
 	// (open_cancel.go).
 	Context context.Context
+	// Periods, when set, replaces the calendar of a reset= counter (tests
+	// only: numbers.Fixed makes a period end every few seconds). It
+	// replaces only which period a time of the store's clock is in; the
+	// store's clock, the takes and the period's end are the same code.
+	// Nothing in a configuration string can set it.
+	Periods numbers.Periods
 	// Hooks, when set, is filled by Open with what the simulator steps by
 	// hand (hooks.go).
 	Hooks *Hooks

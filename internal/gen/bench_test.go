@@ -27,7 +27,9 @@ func BenchmarkNextUncapped(b *testing.B) { benchNext(b, "layout=time:41,seq:22 w
 func BenchmarkNextSnowflake(b *testing.B) { benchNext(b, "preset=snowflake worker=0") }
 
 // With runs=1024: what a Go caller would pay if runs were the default.
-func BenchmarkNextUncappedRuns(b *testing.B) { benchNext(b, "layout=time:41,seq:22 worker=0 runs=1024") }
+func BenchmarkNextUncappedRuns(b *testing.B) {
+	benchNext(b, "layout=time:41,seq:22 worker=0 runs=1024")
+}
 
 func BenchmarkBatchUncapped4096(b *testing.B) {
 	g, _ := OpenString("layout=time:41,seq:22 worker=0")

@@ -86,7 +86,7 @@ func openResolved(c *config.Spec, opt Options) (Generator, error) {
 		return nil, err
 	}
 	if rc.Scheme == config.SchemeSegment {
-		return newSegment(sh, st.counters, opt)
+		return openSegment(sh, st.counters, opt) // number_gen.go: business numbers too
 	}
 	if !numeric {
 		g, err := newText(sh)

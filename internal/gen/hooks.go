@@ -44,6 +44,9 @@ func stepFiller(g Generator) {
 // counterOf is g's segment counter, nil for any other generator
 // (Hooks.Prefetch).
 func counterOf(g Generator) *segment.Counter {
+	if n, ok := g.(*numberGen); ok {
+		g = n.segGen
+	}
 	if s, ok := g.(*segGen); ok {
 		return s.c
 	}

@@ -17,7 +17,7 @@ const (
 	KindULID     = 3
 	KindRocketMQ = 4 // rocketmq and rocketmq-v1
 	KindCounter  = 5 // preset=segment
-	KindNumber   = 6 // business numbers: kept for them, never returned yet
+	KindNumber   = 6 // business numbers: preset=segment with format=
 )
 
 // Info is what idgen_get_info reports.
@@ -48,6 +48,9 @@ func InfoOf(g Generator) Info {
 	in := Info{Kind: kinds[c.Scheme], TickNs: tickNs(c), TextLen: int64(g.TextLen()), LongestRun: 1}
 	if (c.Scheme == config.SchemeSegment || !c.Scheme.IsText()) && c.Text == config.TextDec {
 		in.TextLen = 0 // decimal: as long as the number
+	}
+	if c.Numbers.Format != nil {
+		in.Kind, in.TextLen = KindNumber, 0 // business numbers: as long as the value
 	}
 	if l, ok := g.(leasing); ok && l.holdsLease() {
 		in.Leased = 1

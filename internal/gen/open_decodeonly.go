@@ -28,6 +28,9 @@ func openDecodeOnly(sh *shape) Generator {
 	var inner Generator = &layoutOnly{sh}
 	if sh.cfg.Scheme == config.SchemeSegment {
 		inner = &segGen{shape: sh}
+		if sh.cfg.Numbers.Format != nil {
+			inner = newNumbers(&segGen{shape: sh})
+		}
 	}
 	return &decodeOnly{Generator: inner, cfg: sh.cfg}
 }

@@ -21,13 +21,14 @@ type segGen struct {
 }
 
 // newSegment opens a segment generator of sh's configuration on the
-// counter store st, with opt's time.
+// counter store st, with opt's time (and opt.Periods: its counter's
+// periods, as openSegment resolved them).
 func newSegment(sh *shape, st segment.Store, opt Options) (Generator, error) {
 	c := sh.cfg
 	cnt, err := segment.NewCounter(st, segment.Config{
 		Name: c.Name, Start: c.Segment.Start, Step: c.Segment.Step, Auto: c.Segment.Auto,
 		Min: config.MinAutoStep, Max: config.MaxAutoStep, Padding: int64(c.Padding), MaxWait: c.MaxWait,
-		Env: opt.Env,
+		Env: opt.Env, Periods: opt.Periods, Clock: opt.Clock,
 	})
 	if err != nil {
 		return nil, err

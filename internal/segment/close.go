@@ -33,17 +33,18 @@ func (c *Counter) Close() error {
 	pre := c.pre
 	c.pre = nil
 	c.mu.Unlock()
-	last, from := s.lo+s.size-1, next
+	last, from, name := s.lo+s.size-1, next, s.counter(c.cfg.Name)
 	if pre != nil {
 		last = pre.lo + pre.size - 1
-		if (s.size == 0 || s.lo+s.size != pre.lo) && lease.Mutant() != "segment-tail" {
-			from = pre.lo // someone took a segment in between: only pre comes back
+		if (s.size == 0 || s.lo+s.size != pre.lo || name != pre.counter(c.cfg.Name)) && lease.Mutant() != "segment-tail" {
+			from = pre.lo // someone took a segment in between (or pre is of another period): only pre comes back
 		}
+		name = pre.counter(c.cfg.Name)
 	}
 	defer c.cancel()
 	if from <= last {
 		ctx, cancel := context.WithTimeout(context.Background(), min(c.cfg.TakeTimeout, 2*time.Second))
-		if ok, err := c.store.GiveBack(ctx, c.cfg.Name, last, from-1); ok && err == nil {
+		if ok, err := c.store.GiveBack(ctx, name, last, from-1); ok && err == nil {
 			c.mark.Store(from - 1) // the rest came back: the counter may stand there
 		}
 		cancel()
@@ -61,4 +62,12 @@ func (c *Counter) awaitFetch() {
 		c.cancel()
 		<-waited
 	}
+}
+
+// counter is the store's name of s's counter: base, or base@<period>.
+func (s *seg) counter(base string) string {
+	if s.name != "" {
+		return s.name
+	}
+	return base
 }

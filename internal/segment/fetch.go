@@ -165,7 +165,9 @@ func (c *Counter) advance(old *seg) error {
 		case c.pre != nil:
 			s := c.pre
 			if lease.Mutant() == "segment-reinstall" {
-				s = newSeg(s.lo, s.size, c.cfg.Padding) // kept in hand: its values again
+				cp := newSeg(s.lo, s.size, c.cfg.Padding) // kept in hand: its values again
+				cp.name, cp.per, cp.until = s.name, s.per, s.until
+				s = cp
 			} else {
 				c.pre = nil
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sync"
+	"time"
 
 	"github.com/idgen/idgen/internal/errs"
 )
@@ -21,6 +22,24 @@ type MemStore struct {
 	// NoMarkCheck makes Take ignore the taker's mark, like a store that
 	// does not check it (the Counter's backstop then refuses).
 	NoMarkCheck bool
+	// ClockMs, when set, is the store's clock (unix ms) StoreClock reads;
+	// else the host's.
+	ClockMs func() int64
+}
+
+// StoreClock implements Clock.
+func (m *MemStore) StoreClock(context.Context) (int64, int64, error) {
+	m.mu.Lock()
+	down, now := m.down, m.ClockMs
+	m.mu.Unlock()
+	if down {
+		return 0, 0, errs.New(errs.ErrWorker, "%s: down", m.Where())
+	}
+	if now == nil {
+		now = func() int64 { return time.Now().UnixMilli() }
+	}
+	ms := now()
+	return ms, ms + 1, nil
 }
 
 // NewMemStore is an empty store.

@@ -43,8 +43,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idgen/idgen/internal/clock"
 	"github.com/idgen/idgen/internal/errs"
 	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/numbers"
 )
 
 // Store keeps counters. A counter holds the last value taken (start-1
@@ -104,6 +106,13 @@ type Config struct {
 	// for its owner's FetchStep, and a caller that outruns it takes the
 	// next segment itself, sleeping on Env between tries.
 	Env lease.Env
+	// Periods, when set, makes the counter restart each period of the
+	// store's clock (business numbers, period.go): each take is from
+	// <Name>@<label>. The store must be a Clock.
+	Periods numbers.Periods
+	// Clock is the generator's clock in ns (nil: a MonoClock); business
+	// numbers measure the store's clock against it.
+	Clock clock.Clock
 }
 
 // seg is one segment: values lo .. lo+size-1; used is the offset of the
@@ -116,6 +125,11 @@ type seg struct {
 	early   bool  // step=auto at the cap: trigger 0, whatever padding says
 	used    atomic.Int64
 	born    time.Time // when it became current (step=auto's rate)
+	// business numbers (period.go): the counter taken from, its period,
+	// and the time on Config.Clock from which no value is handed out.
+	name  string
+	per   *numbers.Period
+	until int64
 }
 
 // sealed is set into used at close: every later add lands past size.
@@ -142,6 +156,8 @@ type Counter struct {
 	// and the store refuses a counter below it (Store).
 	mark atomic.Int64
 
+	hand sync.Mutex // business numbers: a value's period check and its draw (NextIn)
+
 	mu       sync.Mutex
 	pre      *seg          // the prefetched segment, nil if none
 	fetching bool          // a fetch goroutine runs
@@ -155,62 +171,27 @@ type Counter struct {
 	lastSize int64
 	lastLife time.Duration
 	stop     chan struct{}
+	periods  periodState                                      // business numbers (period.go)
+	takeIn   func(ctx context.Context, n int64) (*seg, error) // business numbers' take, nil for a plain counter
 	ctx      context.Context
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
-}
-
-// NewCounter takes the first segment (a counter already used up opens: its
-// calls are errs.ErrTimeOverflow). A store that cannot be reached fails
-// the open. The Counter owns st from here on, also on error.
-func NewCounter(st Store, cfg Config) (*Counter, error) {
-	if cfg.Min <= 0 {
-		cfg.Min = 1000
-	}
-	if cfg.Max <= 0 {
-		cfg.Max = 10_000_000
-	}
-	if cfg.TakeTimeout <= 0 {
-		cfg.TakeTimeout = 5 * time.Second
-	}
-	cfg.Padding = max(1, min(99, cfg.Padding))
-	c := &Counter{cfg: cfg, store: st, env: cfg.Env, ready: make(chan struct{}), step: cfg.Step, stop: make(chan struct{})}
-	if c.env == nil {
-		c.env = lease.RealEnv
-	}
-	c.manual = c.env.Manual()
-	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.cur.Store(&seg{}) // empty: the first call installs the first segment
-	ctx, cancel := context.WithTimeout(c.ctx, max(cfg.TakeTimeout, cfg.MaxWait))
-	defer cancel()
-	s, err := c.take(ctx, c.step)
-	switch {
-	case errs.KindOf(err) == errs.ErrTimeOverflow:
-		c.ended = err
-	case err != nil:
-		c.cancel()
-		st.Close()
-		return nil, err
-	default:
-		c.pre = s
-	}
-	return c, nil
 }
 
 // take runs one Take and makes its segment. A refusal is not sticky: a
 // counter below the mark is refused at every take, and takes go on once
 // an operator has restored it to at least the mark.
 func (c *Counter) take(ctx context.Context, n int64) (*seg, error) {
+	if c.takeIn != nil {
+		return c.takeIn(ctx, n) // business numbers: period.go
+	}
 	mark := c.mark.Load()
 	prev, last, err := c.store.Take(ctx, c.cfg.Name, c.cfg.Start, n, mark)
 	if err == nil && prev < mark && lease.Mutant() != "segment-no-mark" { // a store that did not check: the backstop
 		err = WentBack(c.store.Where(), c.cfg.Name, mark, prev, true, "")
 	}
 	if err != nil {
-		if k := errs.KindOf(err); k == errs.ErrTimeOverflow || k == errs.ErrWorker {
-			return nil, errs.Wrap(err, "segment counter %s", c.cfg.Name)
-		}
-		return nil, errs.New(errs.ErrWorker, "segment counter %s on %s: %v", c.cfg.Name, c.store.Where(), err)
+		return nil, c.takeFailed(c.cfg.Name, err)
 	}
 	c.takes.Add(1)
 	c.mark.Store(max(mark, last))
@@ -219,4 +200,12 @@ func (c *Counter) take(ctx context.Context, n int64) (*seg, error) {
 		s.trigger, s.early = 0, true // at the cap: the next fetch starts at once
 	}
 	return s, nil
+}
+
+// takeFailed is the error of a take of counter name that failed.
+func (c *Counter) takeFailed(name string, err error) error {
+	if k := errs.KindOf(err); k == errs.ErrTimeOverflow || k == errs.ErrWorker || k == errs.ErrClockBackwards {
+		return errs.Wrap(err, "segment counter %s", name)
+	}
+	return errs.New(errs.ErrWorker, "segment counter %s on %s: %v", name, c.store.Where(), err)
 }

@@ -23,7 +23,7 @@ func (s *sched) open(p *Proc) {
 	var hooks gen.Hooks
 	g, err := gen.Open(s.specOf(p), gen.Options{
 		Clock: p.clk, Store: &view{s: w.store, proc: p}, Env: procEnv{p},
-		Counters: &counterView{view{s: w.store, proc: p}}, Hooks: &hooks,
+		Counters: &counterView{view{s: w.store, proc: p}}, Hooks: &hooks, Periods: s.periodsOf(),
 	})
 	s.checkBlocked(p, "open")
 	if err != nil {
@@ -71,6 +71,14 @@ func (s *sched) issue(p *Proc, n int) {
 	out := make([]int64, n)
 	p.blocked = 0
 	var err error
+	if s.periodsOf() != nil { // business numbers (numbers.go)
+		err = s.issueNumbers(p, n)
+		s.checkBlocked(p, "next")
+		if err != nil && !errors.Is(err, errs.ErrWorker) {
+			w.check.fail("p%d g%d: unexpected error: %v", p.id, p.gid, err)
+		}
+		return
+	}
 	if n == 1 && w.rnd.intn(4) == 0 {
 		out[0], err = s.nextText(p)
 	} else if n == 1 {

@@ -11,7 +11,7 @@ func (s *sched) extended(p *Proc, n int) {
 		s.issue(p, 200+w.rnd.intn(1200)) // a batch runs the counter up to 7 s ahead
 	case n < 93 && s.su.Name == "borrow" && p.id%2 == 1 && w.store.kind != Lossy:
 		s.issue(p, 100+w.rnd.intn(1100)) // a batch borrows up to 6 s ahead (its max_drift: mixedSpec)
-	case n < 95 && s.su.Seg:
+	case n < 95 && s.su.Seg && s.su.Name != numbersSetup.Name: // numbers.go: not for period counters
 		s.loseCounter(n == 93)
 	case n < 95 && w.store.kind == HostDir && s.su.Leased: // a fixed worker= has no record to age, and no guarantee across an instant restart
 		s.ageRecords()

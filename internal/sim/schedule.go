@@ -35,6 +35,9 @@ func pick(r *rng, seed uint64, ext bool) (Setup, time.Duration) {
 		su.Config = c // batches run it seconds ahead of the clock
 	}
 	su.Kind = Kind(r.intn(3))
+	if su.Seg && su.Name == "segment" && seed>>numBit&1 == 1 {
+		su = numbersSetup // business numbers (numbers.go)
+	}
 	if su.Seg {
 		su.Kind = Durable // a counter lost with its store repeats values: no store may lose one
 	}

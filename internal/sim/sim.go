@@ -83,4 +83,6 @@ var Mutants = []string{
 	"reach-ignored",        // a taker of a lost record ignores the pool's largest drift (the marker's reach)
 	"lost-counter-new",     // a counter layout (zxid) takes a pair a lossy store lost as new (item 6: epoch 0 again)
 	"lost-skew",            // a taker of a record a lossy store lost assumes the holder's clock was its own
+	// Business numbers (numBit):
+	"period-host-clock", // a number's period decided by the host's clock, not the store's
 }

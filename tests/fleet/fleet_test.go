@@ -41,6 +41,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envNumbers) != "" { // a helper process of numbers_test.go
+		os.Exit(numberHelper())
+	}
 	os.Exit(run(m))
 }
 
@@ -58,7 +61,7 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(work)
 	_ = os.Chmod(work, 0o755) // the database runs as another user
-	snapshotHosts() // before the other suites of make test rebuild the wheel and the jar
+	snapshotHosts()           // before the other suites of make test rebuild the wheel and the jar
 	zkDir, pgDir := filepath.Join(work, "zk"), filepath.Join(work, "pg")
 	defer script("zk.sh", "stop", zkDir)
 	defer script("pg.sh", "stop", pgDir)

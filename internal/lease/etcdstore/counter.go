@@ -21,10 +21,8 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/lease/storeurl"
 	"github.com/idgen/idgen/internal/segment"
 )
 
@@ -38,16 +36,6 @@ type Counters struct {
 // counterAt is a counter's value at a mod revision (rev 0: the key does
 // not exist).
 type counterAt struct{ last, rev int64 }
-
-// OpenCounters connects within timeout (the cluster must answer a
-// linearizable read).
-func OpenCounters(u *storeurl.StoreURL, timeout time.Duration) (*Counters, error) {
-	s, err := Open(u, timeout)
-	if err != nil {
-		return nil, err
-	}
-	return &Counters{s: s, known: map[string]counterAt{}}, nil
-}
 
 // Where names the cluster and the prefix.
 func (c *Counters) Where() string { return c.s.url.Where + " prefix " + c.s.url.Root }

@@ -16,14 +16,15 @@ import (
 )
 
 // CounterSuite is the contract every segment.Store meets, one subtest per
-// case (CaseRace, CaseWentBack, CaseGiveBack, CaseNoCounter), each on counters of its
+// case (CaseRace, CaseWentBack, CaseGiveBack, CaseNoCounter, CasePeriods), each on counters of its
 // own, opening stores with open.
 func CounterSuite(t *testing.T, open CounterOpener, o CounterOptions) {
-	knownCases(t, o.Broken, CaseRace, CaseWentBack, CaseGiveBack, CaseNoCounter)
+	knownCases(t, o.Broken, CaseRace, CaseWentBack, CaseGiveBack, CaseNoCounter, CasePeriods)
 	runCase(t, CaseRace, o.Broken, func(c *check) { caseRace(c, open) })
 	runCase(t, CaseWentBack, o.Broken, func(c *check) { caseWentBack(c, open) })
 	runCase(t, CaseGiveBack, o.Broken, func(c *check) { caseGiveBack(c, open) })
 	runCase(t, CaseNoCounter, o.Broken, func(c *check) { caseNoCounter(c, open) })
+	runCase(t, CasePeriods, o.Broken, func(c *check) { casePeriods(c, open, o) })
 }
 
 // span is one take's values, lo .. hi.

@@ -21,6 +21,7 @@ const (
 	CaseWentBack  = "went-back"  // a take whose mark is above a missing or lower counter is refused
 	CaseGiveBack  = "give-back"  // a give-back lands only while the counter stands where the giver left it
 	CaseNoCounter = "no-counter" // a missing counter reads not found, and a refused take or give-back creates none
+	CasePeriods   = "periods"    // counters of periods of the store's clock (reset=): none handed out past its period's end, each begins at start
 )
 
 // Opener opens a lease store for Suite. Every call within one test opens
@@ -83,8 +84,21 @@ func (o Options) takeOverWithin() time.Duration {
 	return 4*o.ttl() + 10*time.Second
 }
 
+// periodLen is the length of the periods casePeriods runs (the test hook
+// numbers.Fixed in place of days), unless CounterOptions.Period says.
+const periodLen = 2 * time.Second
+
 // CounterOptions is Options for CounterSuite.
 type CounterOptions struct {
 	// Broken is Options.Broken, for the counter cases.
 	Broken map[string]string
+	// Period is the length of CasePeriods' periods (0: 2 s).
+	Period time.Duration
+}
+
+func (o CounterOptions) period() time.Duration {
+	if o.Period > 0 {
+		return o.Period
+	}
+	return periodLen
 }

@@ -46,7 +46,7 @@ func TestStoreSuiteHostDirectory(t *testing.T) {
 
 func TestCounterSuiteMemory(t *testing.T) {
 	st := segment.NewMemStore()
-	leasetest.CounterSuite(t, func(*testing.T) segment.Store { return st }, leasetest.CounterOptions{})
+	leasetest.CounterSuite(t, func(*testing.T) segment.Store { return st }, leasetest.CounterOptions{Period: 400 * time.Millisecond})
 }
 
 func TestCounterSuiteHostDirectory(t *testing.T) {
@@ -56,5 +56,5 @@ func TestCounterSuiteHostDirectory(t *testing.T) {
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
 		return s
-	}, leasetest.CounterOptions{})
+	}, leasetest.CounterOptions{Period: 400 * time.Millisecond})
 }

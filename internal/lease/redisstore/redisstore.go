@@ -176,6 +176,11 @@ func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
 	if n := s.clock.Load(); n != nil && time.Since(n.at) < clockFresh {
 		return time.UnixMilli(n.ms).Add(time.Since(n.at)), nil
 	}
+	return s.serverTime(ctx)
+}
+
+// serverTime is the server's TIME.
+func (s *Store) serverTime(ctx context.Context) (time.Time, error) {
 	v, err := s.call(ctx, "TIME")
 	if err != nil {
 		return time.Time{}, err

@@ -67,23 +67,14 @@ demo: $(BUILD)/demo
 
 # make test runs the suites that build what the fleet's host-language
 # processes load (the venv's wheel, the jar, node's modules, the Rust
-# holder) first; then the fleet suites (tests/fleet: real servers, mostly
-# waiting on leases) in the background, beside the others. The fleet takes
-# copies of the wheel's package and the jar as it starts (the others
-# reinstall them), and its log is printed when it ends.
+# holder) first, the rest after them, and the fleet suites (tests/fleet:
+# real servers) last. The fleet takes copies of the wheel's package and the
+# jar as it starts.
 TEST_HOSTS  := test-python test-java test-node test-rust
 TEST_OTHERS := test-go test-structure test-sim test-peers-go test-abi test-c test-goapp test-cpp test-install test-purego \
                test-metrics test-java-frameworks test-docs test-fuzz
 
-test:
-	@$(MAKE) --no-print-directory $(TEST_HOSTS) $(BUILD)/holder $(BUILD)/tcpproxy
-	@log=$(BUILD)/test-fleet.log; echo "make test: the fleet suites run in the background from here (log: $$log)"; \
-	$(MAKE) --no-print-directory test-fleet > $$log 2>&1 & fleet=$$!; \
-	$(MAKE) --no-print-directory $(TEST_OTHERS); rc=$$?; \
-	echo "make test: the other suites ended (status $$rc); waiting for the fleet suites"; \
-	wait $$fleet; frc=$$?; \
-	echo "== the fleet suites (tests/fleet), run beside the others:"; cat $$log; \
-	if [ $$rc -ne 0 ] || [ $$frc -ne 0 ]; then echo "make test: FAILED (other suites: $$rc, fleet: $$frc)"; exit 1; fi
+test: $(TEST_HOSTS) $(TEST_OTHERS) test-fleet
 	@echo "make test: all suites passed"
 
 test-go:

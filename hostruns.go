@@ -108,9 +108,10 @@ func ReserveDefaultHost(tail HostRun, room int) (HostRun, error) {
 	return h.ReserveHost(tail, room)
 }
 
-// ReturnDefaultHost is ReturnHost on the default generator.
+// ReturnDefaultHost is ReturnHost on the default generator (building
+// none: a tail was reserved from one that exists).
 func ReturnDefaultHost(tail HostRun) {
-	if g, err := gen.Default(); err == nil && tail.N > 0 {
+	if g, ok := gen.Built(); ok && tail.N > 0 {
 		if h, ok := g.(gen.HostRunner); ok {
 			h.ReturnHost(tail)
 		}

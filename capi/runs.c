@@ -69,9 +69,11 @@ static inline uint64_t serial_of(uintptr_t token) {
     return (uint64_t)(token >> IDGENP_SLOT_BITS) & 0xff;
 }
 
-static inline runs_state *lookup(uintptr_t token) {
+/* The state of a handle's slot; NULL for a made-up token of no slot's,
+   and for IDGENP_DEFAULT passed as a handle (a host's idgen_next(1)). */
+static inline runs_state *lookup_handle(uintptr_t token) {
     if (token == IDGENP_DEFAULT) {
-        return &default_state;
+        return NULL;
     }
     uintptr_t slot = token & ((1u << IDGENP_SLOT_BITS) - 1);
     _Atomic(runs_state *) *c = atomic_load_explicit(&chunks[slot >> CHUNK_BITS], memory_order_acquire);
@@ -81,9 +83,15 @@ static inline runs_state *lookup(uintptr_t token) {
     return atomic_load_explicit(&c[slot & ((1u << CHUNK_BITS) - 1)], memory_order_acquire);
 }
 
+/* token's state: the default generator's for IDGENP_DEFAULT (the Go
+   side's hooks and idgen_next_id, never a host's handle). */
+static inline runs_state *lookup(uintptr_t token) {
+    return token == IDGENP_DEFAULT ? &default_state : lookup_handle(token);
+}
+
 /* The state of token's slot, made on first use (NULL: out of memory). */
 static runs_state *state_for(uintptr_t token) {
-    runs_state *st = lookup(token);
+    runs_state *st = lookup_handle(token);
     if (st != NULL) {
         return st;
     }

@@ -83,12 +83,11 @@ func idgenGoDefaultRuns() (rc C.int) {
 func idgenGoConfigure(config *C.char, tail *C.idgenp_run, kind *C.int) (rc C.int) {
 	defer guard(&rc)
 	idgen.ReturnDefaultHost(goRun(tail))
-	err := idgen.Configure(goString(config))
+	if err := idgen.Configure(goString(config)); err != nil {
+		return fail(err) // the old default stays, its kind too (none built if there was none)
+	}
 	if k := defaultRuns(); k >= 0 {
 		*kind = k
-	}
-	if err != nil {
-		return fail(err)
 	}
 	return C.IDGEN_OK
 }

@@ -28,6 +28,14 @@ static int fork_error(void) {
     return IDGEN_EFORKED;
 }
 
+/* A host's handle as runs.c takes it: IDGENP_DEFAULT names the default
+   generator's runs there, so a host that passes that value as a handle (a
+   made-up one) is sent to Go, which answers IDGEN_ECLOSED. */
+static inline uintptr_t as_handle(idgen_t *g) {
+    uintptr_t t = (uintptr_t)g;
+    return t == IDGENP_DEFAULT ? 0 : t;
+}
+
 #define FORK_CHECK()                        \
     do {                                    \
         if (__builtin_expect(forked, 0))    \
@@ -54,17 +62,18 @@ void idgen_close(idgen_t *g) {
     if (forked || g == NULL) {
         return;
     }
-    idgenp_runs_close((uintptr_t)g);
+    idgenp_runs_close(as_handle(g));
 }
 
 int64_t idgen_next(idgen_t *g) {
     FORK_CHECK();
-    return idgenp_runs_next((uintptr_t)g);
+    uintptr_t h = as_handle(g);
+    return h != 0 ? idgenp_runs_next(h) : idgenGoNext((uintptr_t)g);
 }
 
 int idgen_next_batch(idgen_t *g, int64_t *out, size_t n) {
     FORK_CHECK();
-    void *held = idgenp_runs_hold((uintptr_t)g); /* no run handed out meanwhile */
+    void *held = idgenp_runs_hold(as_handle(g)); /* no run handed out meanwhile */
     int rc = idgenGoNextBatch((uintptr_t)g, out, n);
     idgenp_runs_release(held);
     return rc;
@@ -72,7 +81,7 @@ int idgen_next_batch(idgen_t *g, int64_t *out, size_t n) {
 
 int idgen_next_run(idgen_t *g, int64_t *out, size_t cap, int64_t *fresh_ns) {
     FORK_CHECK();
-    void *held = idgenp_runs_hold((uintptr_t)g); /* no run handed out meanwhile */
+    void *held = idgenp_runs_hold(as_handle(g)); /* no run handed out meanwhile */
     int rc = idgenGoNextRun((uintptr_t)g, out, cap, fresh_ns);
     idgenp_runs_release(held);
     return rc;
@@ -143,7 +152,7 @@ int idgen_parse(const char *text, int base, int64_t *out) {
 
 int idgen_next_text(idgen_t *g, char *buf, size_t cap) {
     FORK_CHECK();
-    void *held = idgenp_runs_hold((uintptr_t)g); /* no run handed out meanwhile */
+    void *held = idgenp_runs_hold(as_handle(g)); /* no run handed out meanwhile */
     int rc = idgenGoNextText((uintptr_t)g, buf, cap);
     idgenp_runs_release(held);
     return rc;

@@ -41,6 +41,14 @@ func Default() (Generator, error) {
 	return g, nil
 }
 
+// Built is the default generator if one was built; it builds none.
+func Built() (Generator, bool) {
+	if p := defaultGen.g.Load(); p != nil {
+		return *p, true
+	}
+	return nil, false
+}
+
 // Configure replaces the default generator. The new one is opened before
 // the old one is closed, so leased worker ids never overlap; on error the
 // old one stays. A replacement of the same id space and pair goes on above

@@ -82,13 +82,9 @@ func (g *Generator) SetOnDrop(f func()) {
 // whether a host may serve NextID from runs, and installs held and drop
 // on it as SetHostHeld and SetOnDrop do.
 func DefaultRuns(held func() int64, drop func()) (RunKind, error) {
-	g, err := gen.Default()
-	if err != nil {
+	h, err := defaultRunner()
+	if h == nil {
 		return RunsNone, err
-	}
-	h, ok := g.(gen.HostRunner)
-	if !ok || h.HostRunKind() == gen.RunsNone {
-		return RunsNone, nil
 	}
 	h.SetHostHeld(held)
 	h.SetOnDrop(drop)
@@ -97,15 +93,27 @@ func DefaultRuns(held func() int64, drop func()) (RunKind, error) {
 
 // ReserveDefaultHost is ReserveHost on the default generator.
 func ReserveDefaultHost(tail HostRun, room int) (HostRun, error) {
-	g, err := gen.Default()
-	if err != nil {
+	h, err := defaultRunner()
+	if h == nil {
+		if err == nil {
+			err = errClosed // replaced by one without runs: the host asks DefaultRuns again
+		}
 		return HostRun{}, err
 	}
-	h, ok := g.(gen.HostRunner)
-	if !ok || h.HostRunKind() == gen.RunsNone {
-		return HostRun{}, errClosed // replaced by one without runs: the host asks DefaultRuns again
-	}
 	return h.ReserveHost(tail, room)
+}
+
+// defaultRunner is the default generator (built if need be) when a host
+// may serve it from runs; nil otherwise, with the error of a failed build.
+func defaultRunner() (gen.HostRunner, error) {
+	g, err := gen.Default()
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := g.(gen.HostRunner); ok && h.HostRunKind() != gen.RunsNone {
+		return h, nil
+	}
+	return nil, nil
 }
 
 // ReturnDefaultHost is ReturnHost on the default generator (building

@@ -4,8 +4,10 @@
 #ifndef IDGEN_CTEST_CHECK_H
 #define IDGEN_CTEST_CHECK_H
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "idgen.h"
 
@@ -34,6 +36,24 @@ static inline idgen_t *must_open(const char *config) {
     int rc = idgen_open(config, &g);
     CHECK(rc == IDGEN_OK && g != NULL, "idgen_open(%s) = %d", config, rc);
     return g;
+}
+
+/* The path of a *.lease file in dir into out: 1 if there is one. */
+static inline int find_lease_file(const char *dir, char *out, size_t cap) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 6 && strcmp(e->d_name + n - 6, ".lease") == 0) {
+            snprintf(out, cap, "%s/%s", dir, e->d_name);
+            found = 1;
+        }
+    }
+    closedir(d);
+    return found;
 }
 
 #endif

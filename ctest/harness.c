@@ -350,22 +350,6 @@ static void test_text(void) {
 
 /* ---- leases: IDGEN_EWORKER and IDGEN_ECLOCK ------------------------------ */
 
-static int find_lease_file(const char *dir, char *out, size_t cap) {
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *e;
-    int found = 0;
-    while (!found && (e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > 6 && strcmp(e->d_name + n - 6, ".lease") == 0) {
-            snprintf(out, cap, "%s/%s", dir, e->d_name);
-            found = 1;
-        }
-    }
-    closedir(d);
-    return found;
-}
 
 static void test_leases(void) {
     char dir[] = "/tmp/idgen-ctest-XXXXXX";

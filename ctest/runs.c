@@ -341,23 +341,6 @@ static void test_fork(void) {
 
 /* ---- a dropped fence stops the C side at once ---------------------------- */
 
-static int find_lease(char *out, size_t cap, const char *sub) {
-    DIR *d = opendir(sub);
-    struct dirent *e;
-    int found = 0;
-    while (d != NULL && !found && (e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > 6 && strcmp(e->d_name + n - 6, ".lease") == 0) {
-            snprintf(out, cap, "%s/%s", sub, e->d_name);
-            found = 1;
-        }
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-    return found;
-}
-
 typedef struct {
     idgen_t *g;
     atomic_int stop;
@@ -390,7 +373,7 @@ static void test_fence_drop(void) {
         return;
     }
     CHECK(idgen_next(w.g) >= 0, "issues");
-    CHECK(find_lease(path, sizeof path, sub), "the lease record is under %s", sub);
+    CHECK(find_lease_file(sub, path, sizeof path), "the lease record is under %s", sub);
     pthread_t t;
     pthread_create(&t, NULL, drop_run, &w);
     usleep(20000);

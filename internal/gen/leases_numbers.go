@@ -38,7 +38,7 @@ func ReadCounters(c *config.Spec) ([]CounterRow, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
 	defer cancel()
 	now := time.Now().UnixMilli()
-	if clk, ok := st.(segment.Clock); ok && st != nil {
+	if clk, ok := segment.ClockOf(st); ok && st != nil {
 		if lo, _, err := clk.StoreClock(ctx); err == nil {
 			now = lo
 		}

@@ -39,7 +39,7 @@ func (c *Counter) initPeriods() error {
 	if c.cfg.Periods == nil {
 		return nil
 	}
-	clk, ok := c.store.(Clock)
+	clk, ok := ClockOf(c.store)
 	if !ok {
 		return errs.New(errs.ErrInvalid, "reset=: %s has no clock a period could be read from", c.store.Where())
 	}

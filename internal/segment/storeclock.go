@@ -8,15 +8,42 @@ import (
 	"sync"
 
 	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/numbers"
 )
 
-// Clock is a counter store's clock; every store implements it.
+// Clock is a counter store's clock, as a store gives it itself when its
+// reading is coarser than a millisecond or differs from the one max_skew
+// takes (ClockOf).
 type Clock interface {
 	// StoreClock reads the store's clock: at some moment between the call
 	// and its answer, the store's time lay in [lo, hi] (unix ms; hi > lo
 	// by the reading's resolution).
 	StoreClock(ctx context.Context) (lo, hi int64, err error)
+}
+
+// ClockOf is st's clock: its own Clock, or the reading max_skew takes
+// (lease.Clocked) to the millisecond; false when it has neither.
+func ClockOf(st any) (Clock, bool) {
+	switch c := st.(type) {
+	case Clock:
+		return c, true
+	case lease.Clocked:
+		return msClock{c}, true
+	}
+	return nil, false
+}
+
+// msClock reads a lease.Clocked store's clock, given to the millisecond.
+type msClock struct{ lease.Clocked }
+
+func (m msClock) StoreClock(ctx context.Context) (int64, int64, error) {
+	t, err := m.StoreNow(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	ms := t.UnixMilli()
+	return ms, ms + 1, nil
 }
 
 // reading is a reading of the store's clock (ns since 1970) and when it

@@ -77,7 +77,12 @@ func storeClock(cfg string) (segment.Clock, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return st.(segment.Clock), func() { st.Close() }, nil
+	clk, ok := segment.ClockOf(st)
+	if !ok {
+		st.Close()
+		return nil, nil, fmt.Errorf("%s has no clock", st.Where())
+	}
+	return clk, func() { st.Close() }, nil
 }
 
 // numberHelper is one process: it draws numbers until the store's clock

@@ -5,9 +5,7 @@ import (
 	"time"
 )
 
-// StoreClock is the host's clock (segment.Clock): the host directory's
-// counters are this host's, and so are their periods.
-func (c *Counters) StoreClock(context.Context) (int64, int64, error) {
-	ms := time.Now().UnixMilli()
-	return ms, ms + 1, nil
-}
+// StoreNow is the host's clock (lease.Clocked: segment.ClockOf reads
+// periods by it): the host directory's counters are this host's, and so
+// are their periods.
+func (c *Counters) StoreNow(context.Context) (time.Time, error) { return time.Now(), nil }

@@ -24,8 +24,8 @@ import (
 // value) twice, and each period's values begin at start.
 func casePeriods(c *check, open CounterOpener, o CounterOptions) {
 	per := o.period()
-	clk, ok := open(c.T).(segment.Clock)
-	require.True(c, ok, "the store has a clock (segment.Clock)")
+	clk, ok := segment.ClockOf(open(c.T))
+	require.True(c, ok, "the store has a clock (segment.ClockOf)")
 	var mu sync.Mutex
 	seen := map[string]map[int64]bool{}
 	var wg sync.WaitGroup

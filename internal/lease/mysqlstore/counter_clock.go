@@ -1,14 +1,10 @@
 package mysqlstore
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
-// StoreClock is the database's clock (segment.Clock): UTC_TIMESTAMP(6),
-// read after the take.
-func (c *Counters) StoreClock(ctx context.Context) (int64, int64, error) {
-	t, err := c.s.StoreNow(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	ms := t.UnixMilli()
-	return ms, ms + 1, nil
-}
+// StoreNow is the database's clock: UTC_TIMESTAMP(6), read after the take
+// (lease.Clocked: segment.ClockOf reads periods by it).
+func (c *Counters) StoreNow(ctx context.Context) (time.Time, error) { return c.s.StoreNow(ctx) }

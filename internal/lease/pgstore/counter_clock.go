@@ -1,14 +1,10 @@
 package pgstore
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
-// StoreClock is the database's clock (segment.Clock): clock_timestamp(),
-// read after the take on the same connection.
-func (c *Counters) StoreClock(ctx context.Context) (int64, int64, error) {
-	t, err := c.s.StoreNow(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	ms := t.UnixMilli()
-	return ms, ms + 1, nil
-}
+// StoreNow is the database's clock: clock_timestamp(), read after the take on the same connection
+// (lease.Clocked: segment.ClockOf reads periods by it).
+func (c *Counters) StoreNow(ctx context.Context) (time.Time, error) { return c.s.StoreNow(ctx) }

@@ -1,14 +1,10 @@
 package zkstore
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
-// StoreClock is the ensemble's clock (segment.Clock): the modification
-// time the leader gives a write to <root>/.clock, in whole milliseconds.
-func (c *Counters) StoreClock(ctx context.Context) (int64, int64, error) {
-	t, err := c.s.StoreNow(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	ms := t.UnixMilli()
-	return ms, ms + 1, nil
-}
+// StoreNow is the ensemble's clock: the modification time the leader gives a write to <root>/.clock, in whole milliseconds
+// (lease.Clocked: segment.ClockOf reads periods by it).
+func (c *Counters) StoreNow(ctx context.Context) (time.Time, error) { return c.s.StoreNow(ctx) }

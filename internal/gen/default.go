@@ -96,8 +96,10 @@ func WithDefault(f func(Generator) error) error {
 }
 
 // Continue moves g above everything prev (closed) issued when both issue
-// in the same id space on the same pair (a fixed worker configured twice):
-// a replacement never starts over.
+// in the same id space on the same pair (a fixed worker configured twice),
+// and above the clock as prev opened (ids of the process before, which the
+// clock had passed then): a replacement never starts over, nor follows a
+// clock that stepped back since.
 func Continue(g, prev Generator) {
 	if lease.Mutant() == "configure-restart" {
 		return
@@ -108,5 +110,8 @@ func Continue(g, prev Generator) {
 		return
 	}
 	last := b.base().state.Load() &^ closedBit
+	if c, ok := prev.(interface{ carried() uint64 }); ok {
+		last = c.carried()
+	}
 	_ = a.base().jump(func(cur uint64) (uint64, error) { return max(cur, last), nil }) // it issues nothing by moving
 }

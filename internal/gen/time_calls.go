@@ -48,6 +48,9 @@ func newTimeGen(sh *shape, lm *leaser) (*timeGen, error) {
 	// epoch is less than a unit ago issues in tick 0 at once (never that
 	// one id) rather than waiting for tick 1.
 	g.start(0, g.v)
+	if t := g.tick(); t > 0 && t <= g.maxTick {
+		g.opened = uint64(t-1)<<g.tickShift | g.seqMask // era 0: a replacement goes on from this tick
+	}
 	if err := g.open(g, g.rollback()); err != nil {
 		return nil, err
 	}

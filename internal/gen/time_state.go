@@ -72,6 +72,7 @@ type timeGen struct {
 	hostHeld                // a host's runs (host_runs.go)
 	tickWaits  atomic.Int64
 	clockBacks atomic.Int64
+	opened     uint64 // the state word of the clock as it opened (carried)
 }
 
 // tick is the clock in ticks since the epoch (floor division).
@@ -118,6 +119,17 @@ func (g *timeGen) compose(t int64, s uint64, fixed int64) int64 {
 // v is what a state word says of its own tick's ids (stats): the
 // sequence number + 1.
 func (g *timeGen) v(state uint64) int64 { return int64(state&g.seqMask) + 1 }
+
+// carried is the state word a replacement goes on from (Continue): the
+// last id issued, or the clock as the generator opened if that is later
+// and no new era began (a new era's ticks do not compare with era 0's).
+func (g *timeGen) carried() uint64 {
+	st := g.state.Load() &^ closedBit
+	if st>>g.seqBits&g.cbMask != 0 {
+		return st
+	}
+	return max(st, g.opened)
+}
 
 // LastValue is the tick of the last id issued.
 func (g *timeGen) LastValue() int64 { return int64(g.state.Load() &^ closedBit >> g.tickShift) }

@@ -104,12 +104,21 @@ func (s *sched) act() {
 		s.configure(p)
 	case n < 90 && s.spec.WallClock && s.su.Leased: // a fixed worker is unique only while its clock never goes back
 		d := r.dur(2*time.Second) - time.Second
+		if w.store.kind == Lossy { // the hosts of a pool on a lossy store agree within lease.LostSkew (its documented limit)
+			d = time.Duration(min(max(p.skew+int64(d), -lossyBand), lossyBand) - p.skew)
+		}
 		p.skew += int64(d)
 		w.tracef("p%d's wall clock steps %s", p.id, d)
 	case s.ext && n >= 90:
 		s.extended(p, n)
 	}
 }
+
+// lossyBand is how far a wall clock steps from the world's time on a lossy
+// store: two hosts stay within 2·lossyBand of each other, inside the skew
+// allowance a taker of a lost record adds (lease.LostSkew, 999 ms with the
+// wall setup's max_wait). Past it the allowance is documented not to hold.
+const lossyBand = int64(450 * time.Millisecond)
 
 // loseData is the store's own fault: a lossy store restarts empty; in the
 // host directory the record file of the process's pair is deleted.

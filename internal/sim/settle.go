@@ -22,6 +22,7 @@ func (s *sched) idle(d time.Duration) {
 func (s *sched) settle() {
 	w := s.w
 	s.heal(true)
+	w.healed = true
 	w.tracef("all faults healed")
 	s.idle(2*s.spec.MaxWait + 2*s.spec.MaxOutage + 5*w.ttl)
 	for _, p := range w.procs {

@@ -37,6 +37,9 @@ type World struct {
 	// thread is a process's second issuing thread (thread.go), which goes
 	// on while its Keeper waits; nil in the classic world.
 	thread func(p *Proc)
+	// healed: every fault healed for good (settle); a take's answer is no
+	// longer lost.
+	healed bool
 }
 
 // sleep lets d pass for p, inside a call: the other processes' Keepers go

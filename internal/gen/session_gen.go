@@ -82,6 +82,31 @@ func (g *session) LostFloor() (int64, bool) {
 	return int64(g.counterAt(g.clock.Now()+2*int64(g.cfg.MaxOutage))) + 1<<g.seqBits, true
 }
 
+// LostFloorFor is LostFloor for a pool whose holders' fences ran up to
+// reach ahead of their clocks (the pool marker's largest: a holder above a
+// record ahead of its clock runs its cap from that record, ReachAbove),
+// with one max_outage more for the other holder's clock.
+func (g *session) LostFloorFor(reach time.Duration) int64 {
+	return int64(g.counterAt(g.clock.Now()+int64(reach)+int64(g.cfg.MaxOutage))) + 1<<g.seqBits
+}
+
+// ReachAbove is how far ahead of the clock this generator's fences may
+// run once it starts above floor (lease.FloorReacher): its fence cap runs
+// one max_outage past a held record ahead of the clock (a clock set back,
+// or a record a successor of a lost floor left), which a taker that later
+// finds the record lost must start above; one max_outage otherwise.
+func (g *session) ReachAbove(floor int64, lost bool) time.Duration {
+	base := g.cfg.MaxOutage + g.cfg.Unit
+	if floor < 0 || lost {
+		return base
+	}
+	ahead := int64(uint64(floor)>>g.seqBits) - int64(g.counterAt(g.clock.Now())>>g.seqBits)
+	if ahead <= 0 || ahead > int64(g.max>>g.seqBits)/2 { // behind, or so far that the time field wrapped
+		return base
+	}
+	return base + time.Duration(ahead)*g.cfg.Unit
+}
+
 // Adopt starts the counter above the predecessor's record and above
 // everything issued so far.
 func (g *session) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {

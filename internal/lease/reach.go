@@ -18,6 +18,34 @@ type PoolReacher interface {
 	PoolReach(ctx context.Context, pool Pool) time.Duration
 }
 
+// FloorReacher is an Issuer whose fences may run further ahead of its
+// clock once it starts above a floor (a session counter above a record
+// ahead of its clock: its fence cap runs one max_outage past that record):
+// how far, when it starts above floor (lost: a floor it assumed for a lost
+// record, which raises no cap).
+type FloorReacher interface {
+	ReachAbove(floor int64, lost bool) time.Duration
+}
+
+// UntilAnnouncer is a Claim whose store keeps the pool's reach
+// (PoolReacher): its first write announces that this holder's fences may
+// run up to d past now, a bound that passes with time (a PoolReacher
+// reports at least what is left of it). Not a standing reach: a session's
+// cap past a record ahead of its clock shrinks as the clock moves.
+type UntilAnnouncer interface {
+	AnnounceUntil(d time.Duration)
+}
+
+// announceReach has c's first write announce how far the Issuer's fences
+// may run once it starts above floor, where both can say it.
+func (k *Keeper) announceReach(c Claim, floor int64, lost bool) {
+	fr, ok1 := k.iss.(FloorReacher)
+	ua, ok2 := c.(UntilAnnouncer)
+	if ok1 && ok2 {
+		ua.AnnounceUntil(fr.ReachAbove(floor, lost))
+	}
+}
+
 // ReachFloor is an Issuer that can say LostFloor for a lost holder whose
 // fences ran up to reach ahead of its clock (a time generator).
 type ReachFloor interface {

@@ -255,6 +255,7 @@ func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newEra bool) error {
 	l := &Lease{Pair: c.Pair(), claim: c, k: k, lostFloor: floor.lost}
 	rec := Record{IssuedUpTo: max(floor.v, k.nextFence()), Backwards: era, Holder: k.holder}
+	k.announceReach(c, floor.v, floor.lost)
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)
 	err := c.Renew(ctx, rec)
 	cancel()

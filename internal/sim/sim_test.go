@@ -31,8 +31,18 @@ var regressions = []uint64{
 	0x5cf61c99a1f34cad, 0xcc18fe052f1395ad, 0x95f6f718356f48be, 0x8d53189f14330eef, 0x3143fc72ea29b8da,
 	0xd8e6135bf535a710, // wall on a lossy store: clock steps walked two hosts 3 s apart, past the documented skew allowance (model fix: steps stay within lossyBand there)
 	0x8936ace90ac0a7,   // numbers: four takes in a row lost their answers after every fault healed (model fix: answers are lost only before settling)
+	reachSeed,
 	0xf381b96bceae6cdc, // fixed worker: a restart, the wall clock 114 ms back, a configure that carried only the restart's (empty) state (gen.Continue carries the clock as the predecessor opened)
 }
+
+// reachSeed: zk-session on the host directory. g1 took a fresh directory's
+// pair above a lost floor (clock + 2·max_outage), closed; g2 took its
+// record and ran its fence cap one max_outage past it; every record file
+// aged out, and g4, finding g2's pair's record missing, started above its
+// own clock + 2·max_outage, below g2's ids. A session now announces in the
+// pool marker how far its cap runs past the clock (lease.FloorReacher), and
+// a taker of a lost record starts above that (session.LostFloorFor).
+const reachSeed = 0xf3a51634e26f0fea
 
 // issue32Seed is issue 32's schedule (item 4): zk-session on a lossy
 // store; g15 issued up to 43759308337250343 on pair 0/0, the store

@@ -95,6 +95,15 @@ func (c *claim) held() bool {
 	return ok && l.token == c.token || mutant() == "renew-unchecked"
 }
 
+// AnnounceUntil: the pool marker lists how far a taker's fences may run
+// once it knows where it starts, before its first record
+// (lease.UntilAnnouncer).
+func (c *claim) AnnounceUntil(d time.Duration) {
+	if mutant() != "reach-unannounced" {
+		c.v.s.until = max(c.v.s.until, c.v.s.w.now+int64(d))
+	}
+}
+
 func (c *claim) Renew(_ context.Context, rec lease.Record) error {
 	if err := c.v.reachable(); err != nil {
 		return err
@@ -136,7 +145,7 @@ func (v *view) PoolReach(context.Context, lease.Pool) time.Duration {
 	if v.s.kind != HostDir || v.reachable() != nil || mutant() == "reach-ignored" {
 		return 0
 	}
-	return v.s.reach
+	return max(v.s.reach, time.Duration(v.s.until-v.s.w.now))
 }
 
 // OneClock: the host directory's holders share one host's clock

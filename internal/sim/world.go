@@ -207,6 +207,7 @@ type shared struct {
 	down    bool // the whole store is out of reach
 	tokens  int64
 	reach   time.Duration      // hostdir: the pool marker's largest reach (PoolReach)
+	until   int64              // hostdir: the pool marker's latest until (world ns)
 	renewed map[int64]int64    // token -> the last fence acknowledged
 	files   map[lease.Pair]int // hostdir: which file a pair's name holds now (deletions count up)
 	// counters are the segment setups' counters (counters.go).

@@ -33,7 +33,7 @@ func (s *Store) Acquire(_ context.Context, req lease.Request) (lease.Claim, erro
 		if c.state == lease.Missing {
 			c.state = m.absent(p)
 		}
-		c.pool, c.notes = req.Pool.Name, notes(m, p, req)
+		c.pool, c.notes, c.until = req.Pool.Name, notes(m, p, req), m.until
 		return c, lease.Missed{}, nil
 	}
 	giveBack := func(lc lease.Claim) (string, error) {

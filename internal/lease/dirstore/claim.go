@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/idgen/idgen/internal/lease"
 )
@@ -23,6 +24,17 @@ type claim struct {
 	// before the record (the pair, the taker's reach: marker.go).
 	pool  string
 	notes string
+	until int64 // the latest until (unix ms) the marker lists or the notes announce
+}
+
+// AnnounceUntil implements lease.UntilAnnouncer: the first write
+// announces now + d when the marker lists an earlier until.
+func (c *claim) AnnounceUntil(d time.Duration) {
+	u := time.Now().Add(d + time.Millisecond - 1).UnixMilli()
+	if u > c.until && c.f != nil {
+		c.notes += fmt.Sprintf("until %d\n", u)
+		c.until = u
+	}
 }
 
 func (c *claim) Pair() lease.Pair                         { return c.pair }

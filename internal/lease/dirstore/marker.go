@@ -70,6 +70,7 @@ type marker struct {
 	listed bool // it has the header: pairs names every pair that had a record
 	pairs  map[lease.Pair]bool
 	reach  time.Duration // the largest reach listed
+	until  int64         // the latest until listed (unix ms): a holder's fences ran up to it
 }
 
 // absent is the state of a pair whose file is missing or empty.
@@ -126,6 +127,11 @@ func (s *Store) readMarker(pool string) marker {
 				m.reach = max(m.reach, time.Duration(min(ms, math.MaxInt64/int64(time.Millisecond)))*time.Millisecond)
 			}
 		}
+		if rest, ok := strings.CutPrefix(line, "until "); ok {
+			if ms, err := strconv.ParseInt(rest, 10, 64); err == nil {
+				m.until = max(m.until, ms)
+			}
+		}
 	}
 	return m
 }
@@ -140,9 +146,14 @@ func (s *Store) mark(pool string) {
 }
 
 // PoolReach implements lease.PoolReacher: the largest reach the pool's
-// marker lists (0 with no trusted marker).
+// marker lists, or what is left of its latest until if that is more (0
+// with no trusted marker).
 func (s *Store) PoolReach(_ context.Context, pool lease.Pool) time.Duration {
-	return s.readMarker(pool.Name).reach
+	m := s.readMarker(pool.Name)
+	if left := m.until - time.Now().UnixMilli(); left > 0 && left < math.MaxInt64/int64(time.Millisecond) {
+		return max(m.reach, time.Duration(left)*time.Millisecond)
+	}
+	return m.reach
 }
 
 // note appends what a claim's first write must announce (marker lines,

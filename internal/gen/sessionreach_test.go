@@ -1,0 +1,50 @@
+package gen
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/idgen/idgen/internal/clock"
+	"github.com/idgen/idgen/internal/config"
+	"github.com/idgen/idgen/internal/lease"
+	"github.com/idgen/idgen/internal/lease/dirstore"
+)
+
+// Found by the simulator (seed 0xf3a51634e26f0fea): a session counter that
+// starts above a record ahead of its clock runs its fence cap one
+// max_outage past that record; when the record file is then deleted under
+// it (tmpfiles aging the directory), a taker that assumed only its own
+// clock + 2·max_outage started inside the holder's ids. The holder now
+// announces its reach in the pool marker, and the taker starts above it.
+func TestSessionAboveARecordAheadAnnouncesItsReach(t *testing.T) {
+	dir := t.TempDir()
+	c, err := config.Parse("preset=zk-session layout=time:47,seq:4 worker=lease lease_ttl=1s max_outage=1s max_wait=10s lease_dir=" + dir)
+	require.NoError(t, err)
+	clk := sleepClock{clock.NewManualClock(nowMs)}
+	ahead := int64(5000) // the record, 5 s of ticks ahead of the clock
+	plantRecord(t, dir, c, (nowMs+ahead-c.EpochMs)/c.Unit.Milliseconds()<<4)
+
+	holder, err := Open(c, Options{Clock: clk})
+	require.NoError(t, err)
+	defer holder.Close()
+	out := make([]int64, 15000) // 16 ids a tick: ~0.94 s more, under its cap
+	require.NoError(t, holder.NextBatch(out))
+	last := out[len(out)-1]
+
+	st, err := dirstore.Open(dir, true)
+	require.NoError(t, err)
+	reach := st.PoolReach(t.Context(), poolOf(c))
+	st.Close()
+	require.GreaterOrEqual(t, reach, time.Duration(ahead)*time.Millisecond+c.MaxOutage, "the marker lists how far the holder's cap runs")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, dirstore.FileName(poolOf(c).Name, lease.Pair{}))))
+	taker, err := Open(c, Options{Clock: clk})
+	require.NoError(t, err)
+	defer taker.Close()
+	first := next(t, taker)
+	require.Greater(t, first, last, "the taker of the deleted record starts above the holder's ids")
+}

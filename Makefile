@@ -233,10 +233,12 @@ $(BUILD)/tcpproxy: tests/fleet/tcpproxy/main.go
 	$(GO) build -o $@ ./tests/fleet/tcpproxy
 
 # Starts a 3-node ZooKeeper ensemble and a PostgreSQL cluster (installing
-# Debian's packages when missing), runs the fault tests, stops them.
+# Debian's packages when missing), runs the fault tests, stops them. The
+# outage tests marked t.Parallel (one store each, mostly waiting out their
+# outages) run all at once after the others: -parallel 8, not GOMAXPROCS.
 test-fleet: $(BUILD)/holder $(BUILD)/tcpproxy
 	-cd $(JAVA) && $(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/cp.txt >/dev/null 2>&1
-	set -o pipefail; IDGEN_FLEET_ALL=1 IDGEN_BUILD=$(BUILD) $(GO) test -tags fleet -count=1 -v -timeout 20m ./tests/fleet 2>&1 \
+	set -o pipefail; IDGEN_FLEET_ALL=1 IDGEN_BUILD=$(BUILD) $(GO) test -tags fleet -count=1 -v -parallel 8 -timeout 20m ./tests/fleet 2>&1 \
 	  | grep -v '^=== \(RUN\|PAUSE\|CONT\)' 
 
 # ---- Python ---------------------------------------------------------------

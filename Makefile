@@ -10,7 +10,7 @@ LIB     := $(BUILD)/libidgen.so
 VENV    := $(BUILD)/venv
 VPY     := $(VENV)/bin/python
 GOFLAGS_LIB := -buildmode=c-shared -trimpath
-LDFLAGS_LIB := -s -w -extldflags '-Wl,--version-script=$(CURDIR)/capi/idgen.map -Wl,-soname,libidgen.so.0'
+LDFLAGS_LIB := -s -w -buildid= -extldflags '-Wl,--version-script=$(CURDIR)/capi/idgen.map -Wl,-soname,libidgen.so.0'
 GO_SRC  := go.mod go.sum $(filter-out %_test.go,$(wildcard *.go)) $(shell find internal capi -name '*.go' -not -name '*_test.go') $(wildcard capi/*.c capi/*.h capi/idgen.map) include/idgen.h
 CFLAGS_TEST := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -pthread
 RPATH   := -Wl,-rpath,'$$ORIGIN'
@@ -71,8 +71,8 @@ demo: $(BUILD)/demo
 # real servers) last. The fleet takes copies of the wheel's package and the
 # jar as it starts.
 TEST_HOSTS  := test-python test-java test-node test-rust
-TEST_OTHERS := test-go test-structure test-sim test-peers-go test-abi test-c test-goapp test-cpp test-install test-purego \
-               test-metrics test-java-frameworks test-docs test-fuzz
+TEST_OTHERS := test-go test-structure test-sim test-peers-go test-abi test-c test-arm64 test-goapp test-cpp test-install test-purego \
+               test-metrics test-java-frameworks test-docs test-fuzz test-dist
 
 test: $(TEST_HOSTS) $(TEST_OTHERS) test-fleet
 	@echo "make test: all suites passed"
@@ -359,6 +359,8 @@ clean:
 # frameworks (bindings/java/frameworks.mk): their own targets.
 include bindings/node/node.mk bindings/rust/rust.mk bindings/java/frameworks.mk
 
+# linux-aarch64 (cross-built, tested under qemu) and make dist: packaging/dist.mk.
+include packaging/dist.mk
 
 # Business numbers (reset=, format=): their own checks, tests/numbers.mk.
 include tests/numbers.mk

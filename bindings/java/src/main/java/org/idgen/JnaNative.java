@@ -10,9 +10,9 @@ import com.sun.jna.Pointer;
  * member methods too and ignores the object), so a call costs one JNI
  * transition and no reflection.
  *
- * <p>The library is {@link Native#configuredPath}, else JNA's search for
- * "idgen", which ends with {@code linux-x86-64/libidgen.so} inside the jar
- * (extracted to a temporary file).
+ * <p>The library is {@link Native#configuredPath}, else the jar's library
+ * for os.name and os.arch ({@link NativeResource}: linux-x86-64/ or
+ * linux-aarch64/, extracted to a temporary file).
  *
  * <p>Three calls are Java methods over native overloads that take Pointers
  * into the calling thread's {@link Scratch} (native memory made once per
@@ -27,7 +27,9 @@ final class JnaNative implements Native {
 
     static {
         String path = Native.configuredPath();
-        LIBRARY = path == null ? NativeLibrary.getInstance("idgen") : NativeLibrary.getInstance(path);
+        LIBRARY = path == null
+                ? NativeResource.load(tmp -> NativeLibrary.getInstance(tmp.toString()))
+                : NativeLibrary.getInstance(path);
         com.sun.jna.Native.register(JnaNative.class, LIBRARY);
     }
 

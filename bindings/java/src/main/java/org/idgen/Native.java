@@ -15,9 +15,10 @@ package org.idgen;
  * it as a String. Results are the C functions' own: an id or a negative
  * status, or a status; an output array is written only on success.
  *
- * <p>The library is {@code linux-x86-64/libidgen.so} inside the jar, or the
- * file named by the system property idgen.library (or $IDGEN_LIBRARY):
- * {@link #configuredPath}.
+ * <p>The library is the file named by the system property idgen.library (or
+ * $IDGEN_LIBRARY): {@link #configuredPath}; else the jar's
+ * {@code linux-x86-64/libidgen.so} or {@code linux-aarch64/libidgen.so},
+ * by os.arch: {@link NativeResource}.
  */
 interface Native {
     /** The implementation in use; static final, so the JIT binds every call to it. */

@@ -3,17 +3,13 @@ package org.idgen;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * The library for {@link FfmNative}: found, loaded and linked ({@link
@@ -22,8 +18,9 @@ import java.nio.file.StandardCopyOption;
  * Throwable turned unchecked), and the C strings going in and out.
  *
  * <p>The library is the file named by idgen.library or $IDGEN_LIBRARY, else
- * {@code linux-x86-64/libidgen.so} inside the jar, copied to a temporary
- * file, loaded, and deleted (a loaded Go library is never unloaded).
+ * the jar's library for os.name and os.arch ({@link NativeResource}:
+ * linux-x86-64/ or linux-aarch64/), copied to a temporary file, loaded, and
+ * deleted (a loaded Go library is never unloaded).
  *
  * <p>No handle is linked with {@code Linker.Option.critical}: a critical
  * downcall does not leave the Java thread state, so no safepoint (GC,
@@ -51,31 +48,9 @@ final class FfmLib {
             PATH = configured;
             LOOKUP = SymbolLookup.libraryLookup(Path.of(configured), Arena.global());
         } else {
-            Path tmp = extract();
-            try {
-                LOOKUP = SymbolLookup.libraryLookup(tmp, Arena.global());
-            } finally {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    tmp.toFile().deleteOnExit();
-                }
-            }
-            PATH = tmp.toString();
-        }
-    }
-
-    /** The jar's library, copied where dlopen can read it. */
-    private static Path extract() {
-        try (InputStream in = FfmLib.class.getResourceAsStream("/linux-x86-64/libidgen.so")) {
-            if (in == null) {
-                throw new UnsatisfiedLinkError("linux-x86-64/libidgen.so is not in the jar; set -Didgen.library=PATH");
-            }
-            Path tmp = Files.createTempFile("idgen", ".so");
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            return tmp;
-        } catch (IOException e) {
-            throw new UnsatisfiedLinkError("cannot extract linux-x86-64/libidgen.so: " + e);
+            Path[] tmp = new Path[1];
+            LOOKUP = NativeResource.load(p -> SymbolLookup.libraryLookup(tmp[0] = p, Arena.global()));
+            PATH = tmp[0].toString();
         }
     }
 

@@ -143,11 +143,11 @@ $(BUILD)/ctest_forklock: ctest/forklock.c ctest/check.h include/idgen.h $(LIB)
 $(BUILD)/ctest_info: ctest/info.c ctest/check.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
-$(BUILD)/ctest_runs: ctest/runs.c ctest/check.h ctest/linear.h include/idgen.h $(LIB)
+$(BUILD)/ctest_runs: ctest/runs.c ctest/check.h ctest/linear.h ctest/hosttake.h include/idgen.h $(LIB)
 	$(CC) $(CFLAGS_TEST) $< -L$(BUILD) -l:libidgen.so $(RPATH) -o $@
 
 # capi/runs.c alone under ThreadSanitizer, its Go side a model (ctest/runs_tsan.c).
-$(BUILD)/ctest_runs_tsan: ctest/runs_tsan.c ctest/linear.h capi/runs.c capi/runs.h capi/runclock.c capi/runclock.h
+$(BUILD)/ctest_runs_tsan: ctest/runs_tsan.c ctest/linear.h ctest/hosttake.h capi/runs.c capi/runs.h capi/runclock.c capi/runclock.h
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=thread -pthread -Icapi ctest/runs_tsan.c capi/runs.c capi/runclock.c -o $@
 

@@ -27,6 +27,7 @@
 // the cursor keeps it from handing out the new handle's ids.
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -48,6 +49,11 @@ typedef struct {
     _Atomic int64_t deadline; /* timed: on the counter, or on CLOCK_MONOTONIC */
     _Atomic int timed;        /* 0 untimed, 1 counter deadline, 2 monotonic deadline */
 } slot_run;
+
+/* The layout idgen_get_run_memory promises (include/idgen.h). */
+_Static_assert(offsetof(slot_run, first) == 0 && offsetof(slot_run, step) == 8 && offsetof(slot_run, n) == 16 &&
+                   offsetof(slot_run, timed) == 32 && sizeof(_Atomic int64_t) == 8,
+               "idgen_run_memory's run layout");
 
 typedef struct {
     _Atomic uint64_t cursor;
@@ -274,6 +280,45 @@ int64_t idgenp_runs_next(uintptr_t token) {
             return rc;
         }
     }
+}
+
+int64_t idgenp_runs_in_hand(uintptr_t token) {
+    runs_state *st = lookup_handle(token);
+    int64_t id;
+    return st != NULL && take(st, serial_of(token), &id) ? id : -1;
+}
+
+void idgenp_runs_fork_child(void) {
+    atomic_store(&default_state.cursor, IDX_DEAD);
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+        _Atomic(runs_state *) *c = atomic_load(&chunks[k]);
+        for (size_t j = 0; c != NULL && j < (1u << CHUNK_BITS); j++) {
+            runs_state *st = atomic_load(&c[j]);
+            if (st != NULL) {
+                atomic_store(&st->cursor, IDX_DEAD); /* serial 0: no handle's; index past every run */
+            }
+        }
+    }
+}
+
+int idgenp_runs_memory(uintptr_t token, int64_t out[6]) {
+    runs_state *st = lookup_handle(token);
+    if (st == NULL) {
+        return 0;
+    }
+    pthread_mutex_lock(&st->mu);
+    int kind = st->token == token ? st->kind : IDGENP_RUNS_NONE;
+    pthread_mutex_unlock(&st->mu);
+    if (kind != IDGENP_RUNS_TIMED && kind != IDGENP_RUNS_UNTIMED) {
+        return 0;
+    }
+    out[0] = 1;
+    out[1] = (int64_t)(uintptr_t)&st->cursor;
+    out[2] = (int64_t)(uintptr_t)&st->slot[0];
+    out[3] = (int64_t)sizeof(slot_run);
+    out[4] = (int64_t)serial_of(token);
+    out[5] = kind == IDGENP_RUNS_TIMED;
+    return 1;
 }
 
 void *idgenp_runs_hold(uintptr_t token) {

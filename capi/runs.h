@@ -49,7 +49,16 @@ int idgenGoConfigure(char *config, idgenp_run *tail, int *kind);
 /* For the shim (runs.c). */
 void idgenp_runs_open(uintptr_t token, int kind);
 int64_t idgenp_runs_next(uintptr_t token); /* IDGENP_DEFAULT: idgen_next_id */
+/* The next id of token's run in hand, never entering Go, never waiting;
+   -1 when there is none (idgen_next_in_hand). */
+int64_t idgenp_runs_in_hand(uintptr_t token);
+/* Where token's runs live (idgen_get_run_memory: version, cursor, slots,
+   slot size, serial, timed): 1, or 0 when token serves no runs in C. */
+int idgenp_runs_memory(uintptr_t token, int64_t out[6]);
 int idgenp_runs_configure(const char *config);
+/* In a forked child (its only thread): every run stopped, so that a host
+   handing out from idgen_get_run_memory's memory gets nothing there. */
+void idgenp_runs_fork_child(void);
 void idgenp_runs_close(uintptr_t token);
 /* Holds token's runs still while a call reserves in Go: its tail given
    back, no run handed out until idgenp_runs_release. NULL: no runs. */

@@ -14,6 +14,7 @@ static volatile int forked;
 static void on_fork_child(void) {
     forked = 1;
     idgenp_close_lock_fds_in_child();
+    idgenp_runs_fork_child();
 }
 
 __attribute__((constructor)) static void idgenp_install_fork_handler(void) {
@@ -69,6 +70,35 @@ int64_t idgen_next(idgen_t *g) {
     FORK_CHECK();
     uintptr_t h = as_handle(g);
     return h != 0 ? idgenp_runs_next(h) : idgenGoNext((uintptr_t)g);
+}
+
+int64_t idgen_next_in_hand(idgen_t *g) {
+    uintptr_t h = as_handle(g);
+    return forked || h == 0 ? -1 : idgenp_runs_in_hand(h);
+}
+
+int idgen_get_run_memory(idgen_t *g, idgen_run_memory *out, size_t size) {
+    FORK_CHECK();
+    if (out == NULL || size < sizeof(idgen_run_memory)) {
+        idgenp_set_error_str(out == NULL ? "idgen_get_run_memory: out is NULL"
+                                         : "idgen_get_run_memory: size is smaller than sizeof(idgen_run_memory)");
+        return IDGEN_EINVAL;
+    }
+    int64_t f[6];
+    uintptr_t h = as_handle(g);
+    if (h != 0 && idgenp_runs_memory(h, f)) {
+        *out = (idgen_run_memory){
+            .version = f[0], .cursor = f[1], .runs = f[2], .run_size = f[3], .serial = f[4], .timed = f[5]};
+        return IDGEN_OK;
+    }
+    idgen_info info;
+    int rc = idgen_get_info(g, &info, sizeof info); /* ECLOSED for a closed or unknown handle */
+    if (rc != IDGEN_OK) {
+        return rc;
+    }
+    idgenp_set_error_str("idgen_get_run_memory: this generator serves no runs in C (neither runs=N nor a segment "
+                         "counter): call idgen_next");
+    return IDGEN_EINVAL;
 }
 
 int idgen_next_batch(idgen_t *g, int64_t *out, size_t n) {

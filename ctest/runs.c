@@ -3,7 +3,7 @@
 // without calling into Go. Each test attacks one promise: linearizable
 // across threads and methods, fresh ids, a close racing calls (and the
 // slot's next handle), a fork, a dropped fence, a clean close giving the
-// tail back, the stats.
+// tail back, the stats; idgen_next_in_hand mixed into each of them.
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "hosttake.h"
 #include "linear.h"
 
 #define THREADS 4
@@ -29,6 +30,28 @@ static int64_t wall_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The host's own hand-out (hosttake.h) from m. */
+static int mem_take(const idgen_run_memory *m, int64_t *id) {
+    return host_take(m->cursor, m->runs, m->run_size, m->serial, id);
+}
+
+/* idgen_next, or every other call idgen_next_in_hand first (a JVM's
+   critical downcall does this): the two hand out of the same runs. */
+static int64_t next_mixed(idgen_t *g, size_t i) {
+    int64_t id = i & 1 ? idgen_next_in_hand(g) : -1;
+    return id >= 0 ? id : idgen_next(g);
+}
+
+/* ... and for a segment counter, every third call from the host's own
+   hand-out (m: its memory, version 1). */
+static int64_t next_mixed3(idgen_t *g, const idgen_run_memory *m, size_t i) {
+    int64_t id;
+    if (m->version == 1 && i % 3 == 2 && mem_take(m, &id)) {
+        return id;
+    }
+    return next_mixed(g, i);
+}
+
 /* ---- linearizable across threads and methods ---------------------------- */
 
 typedef struct {
@@ -38,6 +61,7 @@ typedef struct {
     size_t n, done;
     int errors;
     int64_t handed; /* ids handed out */
+    idgen_run_memory mem; /* version 0 unless g has runs in C */
 } lin_worker;
 
 static void *lin_run(void *arg) {
@@ -67,7 +91,7 @@ static void *lin_run(void *arg) {
             }
             continue;
         } else {
-            int64_t id = w->g != NULL ? idgen_next(w->g) : idgen_next_id();
+            int64_t id = w->g != NULL ? next_mixed3(w->g, &w->mem, i) : idgen_next_id();
             if (id < 0) {
                 w->errors++;
                 continue;
@@ -94,6 +118,9 @@ static void test_linearizable(const char *config, size_t per_thread, int dflt) {
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
         w[i] = (lin_worker){.g = g, .config = config, .ops = malloc(per_thread * sizeof(lin_op)), .n = per_thread};
+        if (g != NULL && idgen_get_run_memory(g, &w[i].mem, sizeof w[i].mem) != IDGEN_OK) {
+            w[i].mem.version = 0;
+        }
         pthread_create(&t[i], NULL, lin_run, &w[i]);
     }
     size_t total = 0, ids = 0;
@@ -196,9 +223,9 @@ static _Atomic uint64_t close_ticket;
 
 static void *race_run(void *arg) {
     race_worker *w = arg;
-    while (!atomic_load(w->stop)) {
+    for (size_t i = 0; !atomic_load(w->stop); i++) {
         uint64_t begin = lin_ticket();
-        int64_t id = idgen_next(w->g);
+        int64_t id = next_mixed(w->g, i);
         if (id >= 1000000000000LL) {
             w->bad = id;
         } else if (id < 0 && id != IDGEN_ECLOSED) {
@@ -254,6 +281,94 @@ static void test_close_race(void) {
     CHECK(late == 0, "%d ids from calls that began after idgen_close returned", late);
     printf("  close racing idgen_next: %d rounds of %d threads, the slot reused by another counter each time\n", rounds,
            THREADS);
+}
+
+/* ---- idgen_next_in_hand: only what is in hand, else -1 ------------------ */
+
+static void test_in_hand(void) {
+    char c[256];
+    snprintf(c, sizeof c, "preset=segment name=inhand step=1000 lease_dir=%s", dir);
+    idgen_t *s = must_open(c), *t = must_open("layout=time:41,seq:22 worker=0 runs=1024"),
+            *plain = must_open("layout=time:41,seq:22 worker=0");
+    if (s == NULL || t == NULL || plain == NULL) {
+        return;
+    }
+    CHECK(idgen_next_in_hand(NULL) == -1, "NULL: -1");
+    CHECK(idgen_next_in_hand((idgen_t *)(uintptr_t)12345) == -1, "a made-up handle: -1");
+    CHECK(idgen_next_in_hand(s) == -1, "no run reserved yet: -1 (idgen_next reserves)");
+    CHECK(idgen_next(plain) >= 0 && idgen_next_in_hand(plain) == -1, "no runs: -1 after an id too");
+    int64_t a = idgen_next(s), b = idgen_next_in_hand(s), c2 = idgen_next_in_hand(s), d = idgen_next(s);
+    CHECK(b == a + 1 && c2 == a + 2 && d == a + 3, "the counter's run, in order across both calls: %" PRId64
+          " %" PRId64 " %" PRId64 " %" PRId64, a, b, c2, d);
+    int64_t batch[3];
+    CHECK_RC(idgen_next_batch(s, batch, 3), IDGEN_OK);
+    CHECK(idgen_next_in_hand(s) == -1, "a batch stopped the run: -1");
+    CHECK(idgen_next(s) == batch[2] + 1, "idgen_next goes on after the batch");
+    int64_t x = idgen_next(t), y = idgen_next_in_hand(t);
+    /* A time run is handed out within 1 ms of its reservation: y may be
+       -1 on a descheduled thread, never an id at or below x. */
+    CHECK(y == -1 || y > x, "a time run goes on above idgen_next's id: %" PRId64 " then %" PRId64, x, y);
+    idgen_stats st;
+    CHECK_RC(idgen_get_stats(s, &st, sizeof st), IDGEN_OK);
+    CHECK(st.issued == 8, "stats count the ids handed out in hand: issued %" PRId64 ", want 8", st.issued);
+    idgen_close(s);
+    CHECK(idgen_next_in_hand(s) == -1, "a closed handle: -1 (its tail went back)");
+    CHECK(idgen_next(s) == IDGEN_ECLOSED, "and idgen_next says why");
+    s = must_open(c);
+    CHECK(s != NULL && idgen_next(s) == batch[2] + 2, "the tail went back to the counter on close");
+    idgen_close(s);
+    idgen_close(t);
+    idgen_close(plain);
+}
+
+/* ---- idgen_get_run_memory: a host's own hand-out ------------------------- */
+
+static void test_run_memory(void) {
+    char c[256];
+    snprintf(c, sizeof c, "preset=segment name=runmem step=1000 lease_dir=%s", dir);
+    idgen_t *s = must_open(c), *t = must_open("layout=time:41,seq:22 worker=0 runs=1024"),
+            *plain = must_open("layout=time:41,seq:22 worker=0");
+    if (s == NULL || t == NULL || plain == NULL) {
+        return;
+    }
+    idgen_run_memory m = {0}, mt = {0}, mp = {0};
+    CHECK_RC(idgen_get_run_memory(s, NULL, sizeof m), IDGEN_EINVAL);
+    CHECK_RC(idgen_get_run_memory(s, &m, sizeof m - 1), IDGEN_EINVAL);
+    CHECK_RC(idgen_get_run_memory(plain, &mp, sizeof mp), IDGEN_EINVAL);
+    CHECK(strstr(idgen_last_error(), "no runs") != NULL, "says why: %s", idgen_last_error());
+    CHECK(mp.version == 0, "not written on failure");
+    CHECK_RC(idgen_get_run_memory(s, &m, sizeof m), IDGEN_OK);
+    CHECK_RC(idgen_get_run_memory(t, &mt, sizeof mt), IDGEN_OK);
+    CHECK(m.version == 1 && m.timed == 0 && mt.timed == 1, "version 1, a counter's untimed, a time run's timed");
+    int64_t id;
+    CHECK(!mem_take(&m, &id), "no run reserved yet: nothing");
+    int64_t a = idgen_next(s), b = -1, c2 = -1;
+    CHECK(mem_take(&m, &b) && mem_take(&m, &c2), "the run idgen_next reserved");
+    CHECK(b == a + 1 && c2 == a + 2 && idgen_next(s) == a + 3, "in order with idgen_next: %" PRId64 " %" PRId64
+          " %" PRId64, a, b, c2);
+    (void)idgen_next(t);
+    CHECK(!mem_take(&mt, &id), "a time run is not the host's to hand out (its age limit is kept in C)");
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(5);
+        _exit(mem_take(&m, &id) ? 1 : 0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a forked child hands out nothing of the parent's run (%d)",
+          status);
+    CHECK(mem_take(&m, &id) && id == a + 4, "the parent goes on: %" PRId64, id);
+    idgen_stats st;
+    CHECK_RC(idgen_get_stats(s, &st, sizeof st), IDGEN_OK);
+    CHECK(st.issued == 5, "stats count the host's ids: issued %" PRId64 ", want 5", st.issued);
+    idgen_close(s);
+    CHECK(!mem_take(&m, &id), "nothing after idgen_close returned");
+    CHECK_RC(idgen_get_run_memory(s, &m, sizeof m), IDGEN_ECLOSED);
+    s = must_open(c);
+    CHECK(s != NULL && idgen_next(s) == a + 5, "the tail went back on close: the counter goes on without a gap");
+    idgen_close(s);
+    idgen_close(t);
+    idgen_close(plain);
 }
 
 /* ---- a clean close gives the tail back; batches take it too ------------- */
@@ -328,7 +443,8 @@ static void test_fork(void) {
     pid_t pid = fork();
     if (pid == 0) {
         alarm(5);
-        _exit((idgen_next(g) == IDGEN_EFORKED ? 0 : 1) | (idgen_next(t) == IDGEN_EFORKED ? 0 : 2));
+        _exit((idgen_next(g) == IDGEN_EFORKED ? 0 : 1) | (idgen_next(t) == IDGEN_EFORKED ? 0 : 2) |
+              (idgen_next_in_hand(g) == -1 && idgen_next_in_hand(t) == -1 ? 0 : 4));
     }
     int status = 0;
     waitpid(pid, &status, 0);
@@ -351,9 +467,9 @@ typedef struct {
 
 static void *drop_run(void *arg) {
     drop_worker *w = arg;
-    while (!atomic_load(&w->stop)) {
+    for (size_t i = 0; !atomic_load(&w->stop); i++) {
         uint64_t begin = lin_ticket();
-        int64_t id = idgen_next(w->g);
+        int64_t id = next_mixed(w->g, i);
         uint64_t seen = atomic_load(&w->lost_seen);
         if (id >= 0 && seen != 0 && begin > seen) {
             w->ids_after++;
@@ -416,6 +532,8 @@ int main(void) {
     test_linearizable(small, 50000, 0);
     test_linearizable("layout=time:41,seq:22 worker=0 runs=1024", 100000, 1);
     test_linearizable(small, 50000, 1);
+    test_in_hand();
+    test_run_memory();
     test_fresh();
     test_configure_between_calls();
     test_close_race();

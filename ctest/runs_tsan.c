@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../capi/runs.h"
+#include "hosttake.h"
 #include "linear.h"
 
 #define THREADS 4
@@ -127,7 +128,11 @@ static void *work(void *arg) {
                 continue;
             }
         } else {
-            int64_t id = idgenp_runs_next(h);
+            int64_t id = i & 1 ? idgenp_runs_in_hand(h) : -1, f[6]; /* idgen_next_in_hand */
+            if (i % 3 == 2 && idgenp_runs_memory(h, f) && !f[5]) { /* a host's own, a segment's runs */
+                id = host_take(f[1], f[2], f[3], f[4], &id) ? id : -1;
+            }
+            id = id >= 0 ? id : idgenp_runs_next(h);
             if (id < 0) {
                 continue;
             }

@@ -137,6 +137,44 @@ void idgen_close(idgen_t *g);
  * when the tick's sequence is used up. */
 int64_t idgen_next(idgen_t *g);
 
+/* For a host whose every call into Go costs more than an id does (a JVM's
+ * critical downcall): the next id of the run g has in hand, served in C
+ * without entering Go; it never waits, never blocks on a lock, never sets
+ * the last error. -1 when there is none in hand: no runs (a generator
+ * without runs=N, not a segment counter), a run used up, stale or stopped,
+ * a NULL, closed or unknown handle, a forked child. Then call idgen_next,
+ * which reserves the next run or says what is wrong. It hands out of the
+ * same runs as idgen_next, so the two may be mixed across threads and
+ * every guarantee of idgen_next holds. */
+int64_t idgen_next_in_hand(idgen_t *g);
+
+/* Where g's runs live in memory, for a host that hands a segment counter's
+ * ids out itself, with its own atomics, because even a call into C costs
+ * more than an id (a JVM: CosId's segment chain is one increment). The
+ * memory is never freed (a closed handle's serves the next handle of its
+ * slot), so the addresses stay valid for the life of the process. */
+typedef struct {
+    int64_t version;  /* 1: the layout below; a host that knows no other uses nothing else */
+    int64_t cursor;   /* the address of an 8-byte-aligned uint64_t, changed only by
+                         compare-and-swap: serial (top 8 bits) | generation (32) | index (low 24) */
+    int64_t runs;     /* the address of 4 runs; generation G's is runs + (G % 4) * run_size */
+    int64_t run_size; /* a run: int64_t first at +0, step at +8, n at +16; int32_t timed at +32 */
+    int64_t serial;   /* the cursor's serial while g is open */
+    int64_t timed;    /* 1: time runs (an age limit, kept in C: hand nothing out), 0: a segment counter's */
+} idgen_run_memory;
+
+/* Hands out one id as idgen_next's C side does: read the cursor (acquire);
+ * if its serial is not g's, or its index i is not below the run's n, or the
+ * run's timed is not 0, hand out nothing (call idgen_next). Else read first
+ * and step, compare-and-swap the cursor from what was read to it + 1; on
+ * success the id is first + i * step, on failure start again from the
+ * cursor now. Mixed freely with idgen_next and idgen_next_in_hand, across
+ * threads: every guarantee of idgen_next holds (docs/ARCHITECTURE.md, "Runs
+ * in C"). IDGEN_EINVAL for a NULL out, a size below sizeof(idgen_run_memory),
+ * or a generator without runs in C (then *out is not written);
+ * IDGEN_ECLOSED for a closed or unknown handle. */
+int idgen_get_run_memory(idgen_t *g, idgen_run_memory *out, size_t size);
+
 /* Fills out[0..n) with strictly increasing ids, reserving a whole run per
  * tick. n == 0 returns IDGEN_OK and writes nothing; out may be NULL only
  * then. On failure before the first id nothing is written; a failure

@@ -43,7 +43,7 @@ $(ARM64_CLI): $(CLI_SRC)
 $(ARM64)/ctest: ctest/harness.c ctest/check.h include/idgen.h $(ARM64_LIB)
 	$(ARM64_CC) $(CFLAGS_TEST) $< -L$(ARM64) -l:libidgen.so $(RPATH) -o $@
 
-$(ARM64)/ctest_%: ctest/%.c ctest/check.h ctest/linear.h include/idgen.h $(ARM64_LIB)
+$(ARM64)/ctest_%: ctest/%.c ctest/check.h ctest/linear.h ctest/hosttake.h include/idgen.h $(ARM64_LIB)
 	$(ARM64_CC) $(CFLAGS_TEST) $< -L$(ARM64) -l:libidgen.so $(RPATH) -o $@
 
 # Kept cheap (a minute with Go's cache warm, three from cold, on this

@@ -57,6 +57,14 @@ public final class IdGenerator implements AutoCloseable {
      * same runs, costs less than the Java side's clock reading.
      */
     private final Runs runs;
+    /**
+     * Through java.lang.foreign, with runs=N or a segment counter: the id
+     * in hand is asked first (idgen_next_in_hand, a critical downcall that
+     * never enters Go), idgen_next only when there is none.
+     */
+    private final boolean inHand;
+    /** A segment counter's runs handed out from the library's memory; null when not one, or not reachable. */
+    private final SharedRuns sharedRuns;
     private final java.util.function.LongSupplier handleFn = this::handle;
 
     private IdGenerator(long token, boolean shared) {
@@ -65,7 +73,10 @@ public final class IdGenerator implements AutoCloseable {
         this.cleanable = CLEANER.register(this, new Handle(token));
         long[] in = new long[INFO_FIELDS];
         Status.check(Native.LIB.idgen_get_info(token, in, 8L * in.length));
-        this.runs = in[4] > 1 && Native.LIB.name().equals("jna") ? new Runs((int) in[4]) : null;
+        boolean jna = Native.LIB.name().equals("jna");
+        this.runs = in[4] > 1 && jna ? new Runs((int) in[4]) : null;
+        this.inHand = !jna && (in[4] > 1 || in[0] == KIND_COUNTER);
+        this.sharedRuns = in[0] == KIND_COUNTER ? SharedRuns.of(token) : null;
     }
 
     /**
@@ -115,11 +126,28 @@ public final class IdGenerator implements AutoCloseable {
 
     /** The next id (always &gt;= 0). */
     public long nextId() {
+        SharedRuns m = sharedRuns;
+        if (m != null) {
+            long id = m.take();
+            if (id >= 0) {
+                return id; // -1 after a close: idgen_next below says why
+            }
+        } else if (inHand) {
+            long id = Native.LIB.idgen_next_in_hand(token);
+            if (id >= 0) {
+                return id; // -1 after a close: idgen_next below says why
+            }
+        }
         Runs r = runs;
         if (r != null) {
             return r.next(handleFn);
         }
         return Status.id(Native.LIB.idgen_next(handle()));
+    }
+
+    /** How {@link #nextId} hands out (for tests): "memory", "in-hand", "runs" or "call". */
+    String nextIdPath() {
+        return sharedRuns != null ? "memory" : inHand ? "in-hand" : runs != null ? "runs" : "call";
     }
 
     /** {@code n} strictly increasing ids. */
@@ -212,7 +240,7 @@ public final class IdGenerator implements AutoCloseable {
             throw new IdGenException(ErrorCode.INVALID,
                     "nextUuid: " + config() + " makes no UUIDs; only preset=uuidv7 does (every preset's ids come as text from nextText())");
         }
-        return UUID.fromString(TextIds.next(handle()));
+        return TextIds.nextUuid(handle());
     }
 
     /**
@@ -250,6 +278,8 @@ public final class IdGenerator implements AutoCloseable {
 
     /** The int64 fields of idgen_info this binding reads: kind, leased, tick_ns, text_len, longest_run. */
     static final int INFO_FIELDS = 5;
+    /** idgen_info.kind of a segment counter (IDGEN_KIND_COUNTER). */
+    private static final long KIND_COUNTER = 5;
 
     /** What the generator is (idgen_get_info), field for field: the library says, nothing is probed. */
     long[] info() {

@@ -88,6 +88,17 @@ final class JnaNative implements Native {
     @Override
     public native long idgen_next(long g);
 
+    @Override
+    public native long idgen_next_in_hand(long g);
+
+    @Override
+    public native int idgen_get_run_memory(long g, long[] out, long size);
+
+    @Override
+    public SharedRuns.Memory runMemory() {
+        return UnsafeMemory.get();
+    }
+
     /** At most 1024 ids: JNA copies the arrays to native memory and back. */
     @Override
     public native int idgen_next_run(long g, long[] out, long cap, long[] fresh);

@@ -48,6 +48,18 @@ interface Native {
 
     long idgen_next(long g);
 
+    /** The id in hand, served in C without entering Go; -1 when none (then idgen_next). */
+    long idgen_next_in_hand(long g);
+
+    /** idgen_run_memory's six int64 into out (written only on success). */
+    int idgen_get_run_memory(long g, long[] out, long size);
+
+    /**
+     * Atomics on the library's memory for {@link SharedRuns}, or null when
+     * this backend has none to offer (then idgen_next serves the runs).
+     */
+    SharedRuns.Memory runMemory();
+
     /** n ids into out[0, n); on failure out may hold some of them (the caller throws). */
     int idgen_next_batch(long g, long[] out, long n);
 

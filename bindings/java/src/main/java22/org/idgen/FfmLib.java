@@ -22,17 +22,20 @@ import java.nio.file.Path;
  * linux-x86-64/ or linux-aarch64/), copied to a temporary file, loaded, and
  * deleted (a loaded Go library is never unloaded).
  *
- * <p>No handle is linked with {@code Linker.Option.critical}: a critical
- * downcall does not leave the Java thread state, so no safepoint (GC,
- * deoptimisation, thread dumps) can complete until it returns, and the JDK
- * allows it only for functions that are "extremely short in all cases" and
- * never call back. idgen_next is a call into Go that may sleep until the
- * next tick when a tick's sequence is used up (a millisecond, longer while a
- * clock step back is waited out), and a first call from a thread, or one
+ * <p>Only idgen_next_in_hand is linked with {@code Linker.Option.critical}
+ * ({@link #criticalHandle}): a critical downcall does not leave the Java
+ * thread state, so no safepoint (GC, deoptimisation, thread dumps) can
+ * complete until it returns, and the JDK allows it only for functions that
+ * are "extremely short in all cases" and never call back. That one is: it
+ * hands out the id of the run in hand with one compare-and-swap and a clock
+ * reading, in C, and never enters Go, waits or takes a lock (-1 when there
+ * is none in hand). Every other call is a plain downcall, one thread-state
+ * transition each: idgen_next is a call into Go that may sleep until the
+ * next tick when a tick's sequence is used up (a millisecond, longer while
+ * a clock step back is waited out), and a first call from a thread, or one
  * that meets Go's scheduler or collector, takes microseconds or more; a
  * batch may span many ticks. critical(true) (the heap array passed
- * directly) would also pin the heap for that long. So all calls are plain
- * downcalls, which cost one thread-state transition each.
+ * directly) would also pin the heap for that long.
  */
 final class FfmLib {
     private FfmLib() {}
@@ -54,10 +57,15 @@ final class FfmLib {
         }
     }
 
-    /** A plain downcall handle to the library's function name. */
-    static MethodHandle handle(String name, FunctionDescriptor fd) {
+    /** A downcall handle to the library's function name (plain without options). */
+    static MethodHandle handle(String name, FunctionDescriptor fd, Linker.Option... options) {
         MemorySegment sym = LOOKUP.find(name).orElseThrow(() -> new UnsatisfiedLinkError(name + " not found in " + PATH));
-        return Linker.nativeLinker().downcallHandle(sym, fd);
+        return Linker.nativeLinker().downcallHandle(sym, fd, options);
+    }
+
+    /** A critical downcall handle (no thread-state transition): only for C that never waits nor enters Go. */
+    static MethodHandle criticalHandle(String name, FunctionDescriptor fd) {
+        return handle(name, fd, Linker.Option.critical(false));
     }
 
     /**

@@ -33,6 +33,10 @@ final class FfmNative implements Native {
     private static final MethodHandle OPEN = handle("idgen_open", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle CLOSE = handle("idgen_close", FunctionDescriptor.ofVoid(JAVA_LONG));
     private static final MethodHandle NEXT = handle("idgen_next", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle NEXT_IN_HAND =
+            FfmLib.criticalHandle("idgen_next_in_hand", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle GET_RUN_MEMORY =
+            handle("idgen_get_run_memory", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle NEXT_BATCH =
             handle("idgen_next_batch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle NEXT_RUN =
@@ -136,6 +140,24 @@ final class FfmNative implements Native {
     @Override
     public long idgen_next(long g) {
         return call(false, g, (a, h) -> (long) NEXT.invokeExact(h));
+    }
+
+    @Override
+    public long idgen_next_in_hand(long g) {
+        return call(false, g, (a, h) -> (long) NEXT_IN_HAND.invokeExact(h));
+    }
+
+    @Override
+    public int idgen_get_run_memory(long g, long[] out, long size) {
+        return (int) call(true, g, (a, h) -> {
+            MemorySegment o = a.allocate(size);
+            return copy((int) GET_RUN_MEMORY.invokeExact(h, o, size), o, out, size / 8);
+        });
+    }
+
+    @Override
+    public SharedRuns.Memory runMemory() {
+        return FfmMemory.INSTANCE;
     }
 
     @Override

@@ -9,10 +9,16 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * runs=N handed out in Java (Runs): ids strictly increase across threads
+ * runs=N handed out in Java (Runs, through JNA) or from the run in hand in
+ * C (idgen_next_in_hand, through java.lang.foreign), and a segment
+ * counter's runs: ids strictly increase across threads
  * and methods (a call that ended before another began has the smaller
  * ids), none repeats, none is handed out more than 1 ms after its run was
  * reserved, and nothing after close.
@@ -50,10 +56,18 @@ class RunsTest {
         assertEquals(0, violations(List.of(new Op(0, 3, 10, 10), new Op(1, 2, 5, 5))));
     }
 
-    @Test
-    void increasingAcrossThreadsAndMethods() throws Exception {
-        try (IdGenerator g = IdGenerator.open("layout=time:41,seq:22 worker=0 runs=1024")) {
-            assertEquals(1024, g.info()[4], "longest_run");
+    @TempDir
+    Path dir;
+
+    /** Time runs, and a segment counter's (through java.lang.foreign both come from idgen_next_in_hand first). */
+    @ParameterizedTest
+    @ValueSource(strings = {"layout=time:41,seq:22 worker=0 runs=1024", "preset=segment name=lin step=auto"})
+    void increasingAcrossThreadsAndMethods(String config) throws Exception {
+        boolean segment = config.startsWith("preset=segment");
+        try (IdGenerator g = IdGenerator.open(segment ? config + " lease_dir=" + dir : config)) {
+            if (!segment) {
+                assertEquals(1024, g.info()[4], "longest_run");
+            }
             int threads = 4, calls = 100_000;
             List<List<Op>> per = new ArrayList<>();
             List<Thread> ts = new ArrayList<>();
@@ -105,6 +119,51 @@ class RunsTest {
                 Thread.sleep(3);
             }
             assertEquals(0, stale, "ids with a time more than 1 ms before their call");
+        }
+    }
+
+    /** A clean close gives back what was not handed out: the counter goes on without a gap. */
+    @Test
+    void aSegmentCounterGoesOnWithoutAGapAfterAClose() {
+        String config = "preset=segment name=tail step=1000 lease_dir=" + dir;
+        long last;
+        try (IdGenerator g = IdGenerator.open(config)) {
+            long first = g.nextId();
+            last = first;
+            for (int i = 0; i < 10; i++) {
+                long id = g.nextId();
+                assertEquals(last + 1, id, "consecutive values");
+                last = id;
+            }
+        }
+        try (IdGenerator g = IdGenerator.open(config)) {
+            assertEquals(last + 1, g.nextId(), "reopened where the closed one stopped");
+        }
+    }
+
+    /**
+     * Each backend's way: a segment counter from the library's memory
+     * (Unsafe on JDK 17, java.lang.foreign on 22+), time runs handed out in
+     * Java through JNA and from C's run in hand through java.lang.foreign,
+     * a generator without runs by a call each.
+     */
+    @Test
+    void eachBackendHandsOutItsWay() {
+        boolean ffm = Native.LIB.name().equals("ffm");
+        try (IdGenerator seg = IdGenerator.open("preset=segment name=way lease_dir=" + dir);
+             IdGenerator time = IdGenerator.open("layout=time:41,seq:22 worker=0 runs=1024");
+             IdGenerator plain = IdGenerator.open("layout=time:41,seq:22 worker=0")) {
+            assertEquals("memory", seg.nextIdPath());
+            assertEquals(ffm ? "in-hand" : "runs", time.nextIdPath());
+            assertEquals("call", plain.nextIdPath());
+            long a = seg.nextId();
+            assertEquals(a + 1, seg.nextId(), "from the run idgen_next reserved");
+            long[] batch = seg.nextIds(3);
+            assertEquals(a + 2, batch[0], "a batch takes the run's tail");
+            assertEquals(a + 5, seg.nextId(), "and the memory's hand-out goes on after it");
+            seg.close();
+            IdGenException e = assertThrows(IdGenException.class, seg::nextId);
+            assertEquals(ErrorCode.CLOSED, e.code());
         }
     }
 

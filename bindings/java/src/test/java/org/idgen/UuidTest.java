@@ -37,6 +37,14 @@ class UuidTest {
             assertEquals(7, v.version());
             assertEquals(t, v.toString(), "canonical lower case, as java.util.UUID writes it");
             assertTrue(v.compareTo(u) > 0 && t.compareTo(u.toString()) > 0);
+            // nextUuid reads the library's text itself: interleaved with
+            // nextText, every one lies strictly between its neighbours.
+            String prev = t;
+            for (int i = 0; i < 2000; i++) {
+                String w = i % 2 == 0 ? g.nextUuid().toString() : g.nextText();
+                assertTrue(w.compareTo(prev) > 0, w + " after " + prev);
+                prev = w;
+            }
         }
     }
 

@@ -110,11 +110,15 @@ sim:
 	@$(SIM_ENV) $(GO) run ./internal/sim/cmd/idgen-sim
 
 sim-mutants:
-	@SIM_SCHEDULES=$(if $(filter command line,$(origin SIM_SCHEDULES)),$(SIM_SCHEDULES),30000) SIM_SEED=$(SIM_SEED) $(GO) run -tags simmutants ./internal/sim/cmd/idgen-sim -mutants
+	@SIM_SCHEDULES=$(if $(filter command line,$(origin SIM_SCHEDULES)),$(SIM_SCHEDULES),30000) SIM_SEED=$(SIM_SEED) $(GO) run -tags simmutants ./internal/sim/cmd/idgen-sim -mutants -jobs $(SIM_JOBS)
+
+# Mutants run SIM_JOBS at once, each in a process of its own (a schedule
+# is one thread's work).
+SIM_JOBS ?= 2
 
 test-sim:
 	@SIM_SCHEDULES=3000 SIM_SEED=1 $(GO) run ./internal/sim/cmd/idgen-sim
-	@SIM_SCHEDULES=30000 SIM_SEED=1 $(GO) run -tags simmutants ./internal/sim/cmd/idgen-sim -mutants
+	@SIM_SCHEDULES=30000 SIM_SEED=1 $(GO) run -tags simmutants ./internal/sim/cmd/idgen-sim -mutants -jobs $(SIM_JOBS)
 
 # The Go peers (sony/sonyflake v2, bwmarrin/snowflake) read idgen's ids and
 # idgen reads theirs; a module of its own keeps them out of the library's.
@@ -158,7 +162,7 @@ test-c: $(BUILD)/ctest $(BUILD)/ctest_textid $(BUILD)/ctest_forklock $(BUILD)/ct
 # library's own key table, each case in a forked worker with a memory cap
 # and a time limit. FUZZ_SECONDS (60), FUZZ_SEED (random when empty; the
 # run prints it); a finding prints a one-line reproducer, and the run
-# exits non-zero. make test runs 60 s from seed 1, and every Go fuzz
+# exits non-zero. make test runs 30 s from seed 1, and every Go fuzz
 # target (func Fuzz* under internal/) for FUZZ_GO_TIME each: a count of
 # inputs (Nx), not a duration — a timed -fuzztime can end with go test's
 # own "context deadline exceeded" when the deadline meets a worker mid-input.
@@ -182,7 +186,7 @@ fuzz-go:
 	done
 
 test-fuzz: $(BUILD)/fuzz $(BUILD)/idgen fuzz-go
-	@FUZZ_SECONDS=60 FUZZ_SEED=1 FUZZ_SELF=$(BUILD)/fuzz IDGEN_CLI=$(BUILD)/idgen $(BUILD)/fuzz
+	@FUZZ_SECONDS=30 FUZZ_SEED=1 FUZZ_SELF=$(BUILD)/fuzz IDGEN_CLI=$(BUILD)/idgen $(BUILD)/fuzz
 
 # include/idgen.hpp: C++17 RAII over the C ABI, warnings as errors.
 $(BUILD)/test_hpp: tests/cpp/test_hpp.cpp tests/cpp/test_calls.cpp tests/cpp/check.hpp include/idgen.hpp include/idgen.h $(LIB)

@@ -162,10 +162,7 @@ func TestOutageZooKeeper(t *testing.T) {
 // rightly, and the bound is what the generator reports, not this test's
 // clock around the stop and start commands.
 func storeDownRidesOut(t *testing.T, what, cfg string, down time.Duration, stop func() func() time.Time) {
-	hs := make([]*watched, 4)
-	for i := range hs {
-		hs[i] = startWatched(t, cfg, 300)
-	}
+	hs := startWatchedAll(t, cfg, 4, 300)
 	time.Sleep(time.Second)
 	for _, h := range hs {
 		h.mustAwait("lease", leaseHeld, 0, time.Second)
@@ -217,10 +214,7 @@ func storeDownRidesOut(t *testing.T, what, cfg string, down time.Duration, stop 
 // fences (the last acknowledged renewal plus max_outage, as each
 // generator published it) and lease again by themselves once it is back.
 func storeDownPastTheFence(t *testing.T, what, cfg string, maxOutage, down time.Duration, stop func() func() time.Time) {
-	hs := make([]*watched, 4)
-	for i := range hs {
-		hs[i] = startWatched(t, cfg, 300)
-	}
+	hs := startWatchedAll(t, cfg, 4, 300)
 	time.Sleep(time.Second)
 	stopped := nowMs()
 	restart := stop()

@@ -121,6 +121,29 @@ func startWatched(t *testing.T, cfg string, pauseUs int) *watched {
 	return w
 }
 
+// startWatchedAll starts n holders of cfg at once and waits until every
+// one opened: a store that makes a newcomer wait (Redis after a restart)
+// makes them wait together, not one after the other.
+func startWatchedAll(t *testing.T, cfg string, n, pauseUs int) []*watched {
+	t.Helper()
+	hs := make([]*watched, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hs[i], errs[i] = launch(t, cfg, pauseUs)
+		}()
+	}
+	wg.Wait()
+	for i, w := range hs {
+		require.NoError(t, errs[i])
+		require.Empty(t, w.open, "open failed")
+	}
+	return hs
+}
+
 // first is the first event of kind with code at or after ms, if any.
 func (w *watched) first(kind string, code, ms int64) (event, bool) {
 	w.mu.Lock()

@@ -92,10 +92,7 @@ func redisRestart(t *testing.T) time.Time {
 
 // fourLive opens n holders of cfg and waits until every one is HELD.
 func fourLive(t *testing.T, cfg string, n int) []*watched {
-	hs := make([]*watched, n)
-	for i := range hs {
-		hs[i] = startWatched(t, cfg, 300)
-	}
+	hs := startWatchedAll(t, cfg, n, 300)
 	sort.Slice(hs, func(i, j int) bool { return hs[i].pair() < hs[j].pair() })
 	time.Sleep(time.Second)
 	return hs

@@ -86,7 +86,7 @@ type peerSide struct {
 
 func peerSides() []peerSide {
 	return []peerSide{{
-		name: "mysql", url: myURL, driver: "mysql", dsn: myDSN(), exec: mysql, run: 20 * time.Second,
+		name: "mysql", url: myURL, driver: "mysql", dsn: myDSN(), exec: mysql, run: 10 * time.Second,
 		leafDDL: "CREATE TABLE %s (biz_tag varchar(128) NOT NULL DEFAULT '', max_id bigint(20) NOT NULL DEFAULT '1', " +
 			"step int(11) NOT NULL, description varchar(256) DEFAULT NULL, update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, " +
 			"PRIMARY KEY (biz_tag)) ENGINE=InnoDB",
@@ -308,7 +308,7 @@ func myDSN() string {
 }
 
 // Two idgen servers and a stand-in for a Leaf and a tinyid server hand
-// out the same two counters for 20 s (MariaDB; 10 s on PostgreSQL) while clients call both idgen
+// out the same two counters for 10 s while clients call both idgen
 // servers on Leaf's and tinyid's URLs; one idgen server is killed -9 and
 // started again. No value is handed out twice, every value lies within
 // the segments the table says were taken, and what was taken but never

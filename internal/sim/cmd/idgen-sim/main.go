@@ -1,6 +1,6 @@
 // Command idgen-sim runs the lease simulator: make sim and make sim-mutants.
 //
-//	idgen-sim [-mutants] (SIM_SCHEDULES, SIM_SEED, SIM_SECONDS, SIM_TRACE from the environment)
+//	idgen-sim [-mutants [-jobs N] [-only NAME]] (SIM_SCHEDULES, SIM_SEED, SIM_SECONDS, SIM_TRACE from the environment)
 package main
 
 import (
@@ -15,6 +15,8 @@ import (
 
 func main() {
 	mutants := flag.Bool("mutants", false, "run each seeded bug until the simulator catches it (needs -tags simmutants)")
+	jobs := flag.Int("jobs", 1, "with -mutants: how many mutants run at once, each in a process of its own")
+	only := flag.String("only", "", "with -mutants: this mutant alone")
 	flag.Parse()
 	n := envInt("SIM_SCHEDULES", 10000)
 	seed, err := strconv.ParseUint(envStr("SIM_SEED", "1"), 0, 64)
@@ -23,7 +25,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *mutants {
-		os.Exit(runMutants(seed, n))
+		os.Exit(runMutants(seed, n, *jobs, *only))
 	}
 	limit := time.Duration(envInt("SIM_SECONDS", 0)) * time.Second
 	start := time.Now()
@@ -35,27 +37,6 @@ func main() {
 	if t.Failures > 0 {
 		os.Exit(1)
 	}
-}
-
-func runMutants(seed uint64, n int) int {
-	if !sim.MutantsBuilt {
-		fmt.Fprintln(os.Stderr, "idgen-sim: build with -tags simmutants for -mutants")
-		return 2
-	}
-	caught := 0
-	for _, m := range sim.Mutants {
-		if k := sim.CatchMutant(m, seed, n); k > 0 {
-			caught++
-			fmt.Printf("mutant %s: caught after %d schedules\n", m, k)
-		} else {
-			fmt.Printf("mutant %s: not caught\n", m)
-		}
-	}
-	fmt.Printf("mutants: %d of %d caught\n", caught, len(sim.Mutants))
-	if caught < len(sim.Mutants) {
-		return 1
-	}
-	return 0
 }
 
 func envStr(k, def string) string {

@@ -127,16 +127,9 @@ public final class IdGenerator implements AutoCloseable {
     /** The next id (always &gt;= 0). */
     public long nextId() {
         SharedRuns m = sharedRuns;
-        if (m != null) {
-            long id = m.take();
-            if (id >= 0) {
-                return id; // -1 after a close: idgen_next below says why
-            }
-        } else if (inHand) {
-            long id = Native.LIB.idgen_next_in_hand(token);
-            if (id >= 0) {
-                return id; // -1 after a close: idgen_next below says why
-            }
+        long id = m != null ? m.take() : inHand ? Native.LIB.idgen_next_in_hand(token) : -1;
+        if (id >= 0) {
+            return id; // -1 when none in hand, and after a close: idgen_next below says why
         }
         Runs r = runs;
         if (r != null) {

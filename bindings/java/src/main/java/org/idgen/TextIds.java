@@ -16,11 +16,16 @@ final class TextIds {
     /** idgen_next_text: the next id of g as text. */
     static String next(long g) {
         TextBuffers b = Native.LIB.textBuffers();
+        return new String(b.text, 0, nextInto(g, b), StandardCharsets.ISO_8859_1);
+    }
+
+    /** idgen_next_text into b.text: its length. */
+    private static int nextInto(long g, TextBuffers b) {
         int n = Native.LIB.idgen_next_text(g, b);
         if (n < 0) {
             throw Status.error(n);
         }
-        return new String(b.text, 0, n, StandardCharsets.ISO_8859_1);
+        return n;
     }
 
     /**
@@ -31,10 +36,7 @@ final class TextIds {
      */
     static UUID nextUuid(long g) {
         TextBuffers b = Native.LIB.textBuffers();
-        int n = Native.LIB.idgen_next_text(g, b);
-        if (n < 0) {
-            throw Status.error(n);
-        }
+        int n = nextInto(g, b);
         byte[] t = b.text;
         if (n == 36 && t[8] == '-' && t[13] == '-' && t[18] == '-' && t[23] == '-') {
             long a = hex(t, 0, 8), b1 = hex(t, 9, 4), c = hex(t, 14, 4), d = hex(t, 19, 4), e = hex(t, 24, 12);

@@ -344,20 +344,9 @@ class IdGeneratorTest {
                 "public class Plain { public static void main(String[] a) {",
                 "  try (IdGenerator g = IdGenerator.open(\"preset=snowflake worker=9\")) {",
                 "    long id = g.nextId(); System.out.println(id + \" \" + g.decode(id).worker()); } } }"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        if (Runtime.version().feature() >= 22) {
-            cmd.add("--enable-native-access=ALL-UNNAMED"); // java.lang.foreign, as the README says
-        }
-        cmd.add("-cp");
-        cmd.add(jar + ":" + jna);
-        cmd.add(src.toString());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("IDGEN_LIBRARY");
-        Process proc = pb.start();
-        String out = new String(proc.getInputStream().readAllBytes()).trim();
-        assertEquals(0, proc.waitFor(), out);
+        SourceLauncher.Result r = SourceLauncher.run(List.of(), jar + ":" + jna, src);
+        String out = r.out();
+        assertEquals(0, r.status(), out);
         String[] parts = out.split(" ");
         assertTrue(Long.parseLong(parts[0]) > 0, out);
         assertEquals("9", parts[1]);

@@ -98,24 +98,14 @@ class NativePathTest {
                 "public class Probe { public static void main(String[] a) {",
                 "  try { System.out.println(\"loaded \" + org.idgen.IdGen.version()); }",
                 "  catch (Throwable t) { System.out.println(t); System.exit(3); } } }"));
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Dos.arch=" + arch);
-        if (Runtime.version().feature() >= 22) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-        } else {
+        List<String> flags = new ArrayList<>(List.of("-Dos.arch=" + arch));
+        if (Runtime.version().feature() < 22) {
             // JNA loads its own libjnidispatch by os.arch too: give it this
             // machine's, so that the library that fails is idgen's.
-            cmd.add("-Djna.boot.library.path=" + jnidispatch(jna, dir));
+            flags.add("-Djna.boot.library.path=" + jnidispatch(jna, dir));
         }
-        cmd.add("-cp");
-        cmd.add(jar + ":" + jna);
-        cmd.add(src.toString());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("IDGEN_LIBRARY");
-        Process proc = pb.start();
-        String out = new String(proc.getInputStream().readAllBytes()).trim();
-        return new Run(proc.waitFor(), out);
+        SourceLauncher.Result r = SourceLauncher.run(flags, jar + ":" + jna, src);
+        return new Run(r.status(), r.out());
     }
 
     /** A directory holding JNA's libjnidispatch.so for this (x86-64) machine. */

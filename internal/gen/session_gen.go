@@ -113,7 +113,7 @@ func (g *session) Adopt(l *lease.Lease, floor, _, _ int64, _ bool) error {
 	start := g.counterAt(g.clock.Now())
 	if floor >= 0 {
 		start = max(start, uint64(floor)+1)
-		if !l.FloorWasLost() {
+		if l.CapFromRecord() {
 			g.above.Store(max(g.above.Load(), uint64(floor)+1))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/idgen/idgen/internal/config"
 	"github.com/idgen/idgen/internal/lease"
 	"github.com/idgen/idgen/internal/lease/dirstore"
+	"github.com/idgen/idgen/internal/lease/leasetest"
 )
 
 // Found by the simulator (seed 0xf3a51634e26f0fea): a session counter that
@@ -47,4 +48,34 @@ func TestSessionAboveARecordAheadAnnouncesItsReach(t *testing.T) {
 	defer taker.Close()
 	first := next(t, taker)
 	require.Greater(t, first, last, "the taker of the deleted record starts above the holder's ids")
+}
+
+// Found by the simulator (seed 0xd1007a0f76a8468e): on a store that may
+// lose records without a trace (Redis), a session counter above a record
+// ahead of its clock ran its fence cap one max_outage past that record;
+// Redis restarted empty, and a taker that could only assume the holder's
+// clock + max_outage (plus one max_outage for its clock) started inside
+// the holder's ids. There the cap stays at the clock + max_outage: the
+// holder starts above the record and waits for its clock.
+func TestSessionOnALossyStoreCapsAtItsClock(t *testing.T) {
+	st := leasetest.New()
+	st.Lossy = true
+	spec, err := config.Parse("preset=zk-session layout=time:47,seq:4 worker=lease lease_ttl=1s max_outage=1s max_wait=10s")
+	require.NoError(t, err)
+	clk := sleepClock{clock.NewManualClock(nowMs)}
+	ahead := int64(5000) // the record, 5 s of ticks ahead of the clock
+	planted := (nowMs + ahead - spec.EpochMs) / spec.Unit.Milliseconds() << 4
+	pool := poolOf(spec).Name
+	st.SetRecord(pool, lease.Pair{}, lease.Record{IssuedUpTo: planted})
+
+	g, err := Open(spec, Options{Clock: clk, Store: st, Env: stepEnv{}})
+	require.NoError(t, err)
+	defer g.Close()
+	rec, _ := st.Record(pool, lease.Pair{})
+	require.Equal(t, planted, rec.IssuedUpTo, "the first fence is the record: nothing past the cap yet")
+	first := next(t, g)
+	require.Greater(t, first, planted, "above the record")
+	rec, _ = st.Record(pool, lease.Pair{})
+	require.LessOrEqual(t, rec.IssuedUpTo, capOf(spec, clk, 4), "the fence stays under the clock + max_outage")
+	require.GreaterOrEqual(t, clk.Now()/int64(time.Millisecond), nowMs+ahead-spec.MaxOutage.Milliseconds(), "the holder waited for its clock")
 }

@@ -127,11 +127,17 @@ type Lease struct {
 	// lostFloor: the floor adopted with the pair was the Issuer's
 	// LostFloor (the record was missing), not a value a record held.
 	lostFloor bool
+	// lossy: the store may lose the record without a trace (Lossy).
+	lossy bool
 }
 
-// FloorWasLost says the pair was taken above the Issuer's LostFloor (its
-// record was missing) rather than above a value its record held.
-func (l *Lease) FloorWasLost() bool { return l.lostFloor }
+// CapFromRecord says whether a generator whose ids may run ahead of its
+// clock (a session counter) may run its fence cap from the record it
+// started above, when that record is ahead of the clock: not above a floor
+// assumed for a lost record, and not on a store that may lose the record
+// without a trace (Lossy), where a taker finding it gone assumes no more
+// than the holder's clock + max_outage.
+func (l *Lease) CapFromRecord() bool { return !l.lostFloor && !l.lossy }
 
 // Fence is the highest value the generator may issue under this lease.
 func (l *Lease) Fence() int64 {

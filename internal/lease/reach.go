@@ -74,6 +74,22 @@ func (k *Keeper) readPoolReach() {
 	k.poolReach = r.PoolReach(ctx, k.cfg.Pool)
 }
 
+// Lossy is a Store that may lose a pair's record without a trace a taker
+// can read (Redis restarting empty, failing over, flushed): a taker of such
+// a pair knows only the Issuer's LostFloor, which assumes the holder issued
+// nothing past its clock + max_outage (plus the other hosts' skew). Its
+// holders therefore never run their fence cap from a record ahead of their
+// clock (Lease.CapFromRecord): they wait for the clock instead.
+type Lossy interface {
+	MayLoseRecords() bool
+}
+
+// mayLose reports whether the store may lose a record without a trace.
+func (k *Keeper) mayLose() bool {
+	l, ok := k.store.(Lossy)
+	return ok && l.MayLoseRecords() && mutant != "lossy-record-cap"
+}
+
 // OneClock is a Store whose holders all read one clock (the host
 // directory: one host). On any other store a lost record's holder ran on
 // another host's clock, which may be ahead of the taker's.

@@ -253,7 +253,7 @@ func (k *Keeper) switchLocked(c Claim, req Request) (Claim, error) {
 // adoptLocked writes the first fence (before any id is issued under the
 // pair), moves the generator above floor and publishes the lease.
 func (k *Keeper) adoptLocked(c Claim, old *Lease, floor floorAt, era int64, newEra bool) error {
-	l := &Lease{Pair: c.Pair(), claim: c, k: k, lostFloor: floor.lost}
+	l := &Lease{Pair: c.Pair(), claim: c, k: k, lostFloor: floor.lost, lossy: k.mayLose()}
 	rec := Record{IssuedUpTo: max(floor.v, k.nextFence()), Backwards: era, Holder: k.holder}
 	k.announceReach(c, floor.v, floor.lost)
 	ctx, cancel := context.WithTimeout(context.Background(), k.cfg.TTL)

@@ -19,6 +19,13 @@ func (s *sched) open(p *Proc) {
 		return
 	}
 	p.blocked = 0
+	if !s.su.Leased {
+		// A fixed worker is unique across opens only while its clock does
+		// not go back (a lease is what makes a clock going back safe):
+		// configure may have read it behind, which Continue covers for
+		// the replacement alone, not for an open after a close.
+		p.skew = max(p.skew, p.maxSkew)
+	}
 	p.clk = &procClock{p: p, wall: s.spec.WallClock}
 	var hooks gen.Hooks
 	g, err := gen.Open(s.specOf(p), gen.Options{

@@ -32,6 +32,8 @@ var regressions = []uint64{
 	0xd8e6135bf535a710, // wall on a lossy store: clock steps walked two hosts 3 s apart, past the documented skew allowance (model fix: steps stay within lossyBand there)
 	0x8936ace90ac0a7,   // numbers: four takes in a row lost their answers after every fault healed (model fix: answers are lost only before settling)
 	reachSeed,
+	lossySessionSeed,
+	0x8dd06d434a23fb2e, // fixed worker: a configure read the clock 650 ms back, a close and an open in the same process went on from it (model fix: an open of a fixed worker never sees its clock behind what the process read before)
 	0xf381b96bceae6cdc, // fixed worker: a restart, the wall clock 114 ms back, a configure that carried only the restart's (empty) state (gen.Continue carries the clock as the predecessor opened)
 }
 
@@ -43,6 +45,17 @@ var regressions = []uint64{
 // pool marker how far its cap runs past the clock (lease.FloorReacher), and
 // a taker of a lost record starts above that (session.LostFloorFor).
 const reachSeed = 0xf3a51634e26f0fea
+
+// lossySessionSeed: zk-session on a lossy store (Redis) restarting empty
+// again and again. g15 took pair 0/0 above a lost floor (its clock +
+// 2·max_outage) and was killed; g18 took g15's record, ahead of its clock,
+// and ran its fence cap one max_outage past it; the store restarted empty,
+// g18 took the pair again above its own lost floor with a fence from that
+// cap, was cut off and rode out to it; g19 took the pair above its clock +
+// 2·max_outage, a clock 0.6 s behind g18's, and issued what g18 had. On a
+// store that may lose records (lease.Lossy) the cap no longer runs from a
+// record: a holder waits for its clock instead.
+const lossySessionSeed = 0xd1007a0f76a8468e
 
 // issue32Seed is issue 32's schedule (item 4): zk-session on a lossy
 // store; g15 issued up to 43759308337250343 on pair 0/0, the store

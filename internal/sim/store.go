@@ -148,6 +148,9 @@ func (v *view) PoolReach(context.Context, lease.Pool) time.Duration {
 	return max(v.s.reach, time.Duration(v.s.until-v.s.w.now))
 }
 
+// MayLoseRecords: the lossy kind restarts empty (lease.Lossy).
+func (v *view) MayLoseRecords() bool { return v.s.kind == Lossy }
+
 // OneClock: the host directory's holders share one host's clock
 // (lease.OneClock); in the simulated world each process has its own skew,
 // so this stands for a pool of processes on one host only where the skews

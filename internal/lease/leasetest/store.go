@@ -30,10 +30,16 @@ type Store struct {
 	FailRenewals atomic.Bool
 	// Renewals counts the renewals the store acknowledged.
 	Renewals atomic.Int64
+	// Lossy: the store says it may lose records without a trace
+	// (lease.Lossy), as Redis does. Set it before the first Acquire.
+	Lossy bool
 }
 
 // New is an empty store.
 func New() *Store { return &Store{recs: map[key]lease.Record{}, holder: map[key]*claim{}} }
+
+// MayLoseRecords implements lease.Lossy.
+func (s *Store) MayLoseRecords() bool { return s.Lossy }
 
 // Close does nothing: the store outlives the generators of a test.
 func (s *Store) Close() error { return nil }

@@ -179,6 +179,12 @@ func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
 	return s.serverTime(ctx)
 }
 
+// MayLoseRecords implements lease.Lossy: any Redis may lose what it holds
+// without a trace a taker can read (a restart without appendonly, a
+// failover to a replica behind, FLUSHALL). The incarnation marker tells a
+// taker that a loss happened, not what the lost records said.
+func (s *Store) MayLoseRecords() bool { return true }
+
 // serverTime is the server's TIME.
 func (s *Store) serverTime(ctx context.Context) (time.Time, error) {
 	v, err := s.call(ctx, "TIME")

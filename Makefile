@@ -326,7 +326,9 @@ $(JAVA_JAR): $(shell find $(JAVA)/src/main -name '*.java' 2>/dev/null) $(JAVA)/p
 	$(MAKE) --no-print-directory java-lib
 	cd $(JAVA) && $(MVN) -q -DskipTests package
 
-test-docs: $(LIB) $(BUILD)/idgen wheel $(JAVA_JAR) $(VENV)/.prometheus
+# README's Spring Boot application is built with Maven against the idgen
+# jar and starter installed in ~/.m2 (java-install), as a reader builds it.
+test-docs: $(LIB) $(BUILD)/idgen wheel $(JAVA_JAR) $(VENV)/.prometheus java-install
 	$(VPY) -m pip install -q --force-reinstall --no-deps $(BUILD)/wheel/*.whl
 	IDGEN_BUILD=$(BUILD) JDK25=$(JDK25) $(PYTHON) tests/docs/check_docs.py
 

@@ -17,7 +17,14 @@ JAVA_FW_TESTS   := tests/java
 JAVA_FW_PG      := $(BUILD)/java-frameworks/pg
 JAVA_FW_REPORTS := $(JAVA_FW_TESTS)/boot35/target/surefire-reports $(JAVA_FW_TESTS)/boot40/target/surefire-reports
 
-.PHONY: test-java-frameworks clean-java-frameworks
+.PHONY: test-java-frameworks clean-java-frameworks java-install
+
+# The idgen jar and the starter into the local Maven repository (~/.m2), as
+# README's Java section has a reader do before the first build of an
+# application: neither is on Maven Central.
+java-install: java-lib
+	cd bindings/java && $(MVN) -q -DskipTests install
+	cd bindings/java/spring-boot-starter && $(MVN) -q -DskipTests install
 
 test-java-frameworks: java-lib
 	@test -x $(JDK25)/bin/java || echo "test-java-frameworks: no JDK 25 at $(JDK25): the Spring Boot 4.0 suite runs on this JDK (JNA)"

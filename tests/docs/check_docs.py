@@ -53,6 +53,16 @@ A block may be preceded by one marker comment (blank lines between allowed):
                                         have the header's size and field
                                         offsets, every #define its value
   <!-- docs-test: compile-only -->      C/C++/Java: compile, do not run
+  <!-- docs-test: project P; file F -->  any block: written, as shown, to F
+                                        (a relative path) in project P's
+                                        directory, a scratch directory of
+                                        its own; not run by itself
+  <!-- docs-test: project P -->         a console block: run in project P's
+                                        directory, after the files written
+                                        before it (in the order of the
+                                        files given), with PROJECT_TIMEOUT:
+                                        an application a reader builds
+                                        from an empty directory
 
 Directives combine with `;`. Unknown directives are errors, and so is a
 pattern whose literal the output does not contain.
@@ -79,13 +89,14 @@ import tempfile
 import time
 
 
-from docblocks import Block, DEFAULT_FILES, DocError, ROOT, RUN_LANGS, extract, lint_sh  # noqa: E402
+from docblocks import Block, DEFAULT_FILES, DocError, PROJECT_TIMEOUT, ROOT, RUN_LANGS, TIMEOUT, extract, lint_sh  # noqa: E402
 from toolenv import Env, run, setup  # noqa: E402
 from snippets import check_c, check_go, check_java, check_js, check_python  # noqa: E402
 
 # ---- checks ----------------------------------------------------------------
 
 def normalize(text: str) -> str:
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)  # colour codes a reader never sees (Debian's mvn resets them on exit)
     lines = [ln.rstrip() for ln in text.replace("\r\n", "\n").split("\n")]
     while lines and lines[-1] == "":
         lines.pop()
@@ -154,16 +165,44 @@ def check_console(b: Block, env: Env) -> tuple[int, list[str]]:
     for lit, _ in pats:
         if lit not in shown:
             raise DocError(f"{b.where}: pattern literal {lit!r} appears in no output of the block")
-    cwd = tempfile.mkdtemp(dir=env.work, prefix="console-")
+    timeout = PROJECT_TIMEOUT if "project" in b.directives else TIMEOUT
+    cwd = project_dir(b, env, create=False) if "project" in b.directives else tempfile.mkdtemp(dir=env.work, prefix="console-")
     fails = []
     for line, cmd, want in cmds:
-        r = run(cmd, env, cwd, shell=True)
+        r = run(cmd, env, cwd, shell=True, timeout=timeout)
         got = normalize(r.stdout)
         if r.returncode != 0 or not matches(want, got, pats):
             fails.append(f"{b.path}:{line}: $ {cmd}\n" + indent_diff(want, got, r.returncode, b.directives.get("pattern", "").split()))
         elif env.verbose:
             print(f"  ok {b.path}:{line}: $ {cmd}")
     return len(cmds), fails
+
+
+def project_dir(b: Block, env: Env, create: bool) -> str:
+    name = b.directives.get("project", "")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise DocError(f"{b.where}: project {name!r}: want a name of letters, digits, '.', '_' or '-'")
+    d = os.path.join(env.work, "project-" + name)
+    if not create and not os.path.isdir(d):
+        raise DocError(f"{b.where}: project {name!r} has no file written before this block")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def write_file(b: Block, env: Env) -> tuple[int, list[str]]:
+    """A `file F` block: its text, as shown, becomes F in its project's directory."""
+    rel = b.directives.get("file", "")
+    if not rel or os.path.isabs(rel) or ".." in rel.split("/"):
+        raise DocError(f"{b.where}: file {rel!r}: want a relative path inside the project")
+    if "project" not in b.directives:
+        raise DocError(f"{b.where}: file {rel!r} without a project")
+    path = os.path.join(project_dir(b, env, create=True), rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(b.text + "\n")
+    if env.verbose:
+        print(f"  wrote {b.where}: {b.directives['project']}/{rel}")
+    return 1, []
 
 
 def indent_diff(want: str, got: str, rc: int, pats: list[str]) -> str:
@@ -199,7 +238,7 @@ def main() -> int:
             for b in blocks[p]:
                 if b.lang in ("sh", "bash", "shell", "") and "skip" not in b.directives:
                     failures += lint_sh(b)
-                if b.directives and b.lang not in RUN_LANGS and "skip" not in b.directives:
+                if b.directives and b.lang not in RUN_LANGS and "skip" not in b.directives and "file" not in b.directives:
                     failures.append(f"{b.where}: a docs-test marker before a ```{b.lang} block, which is never run")
     except (DocError, OSError) as e:
         print(f"docs: {e}", file=sys.stderr)
@@ -208,7 +247,7 @@ def main() -> int:
     if args.list:
         for p, bs in blocks.items():
             for b in bs:
-                if b.lang in RUN_LANGS:
+                if b.lang in RUN_LANGS or "file" in b.directives:
                     what = "skip: " + b.directives["skip"] if "skip" in b.directives else ", ".join(b.directives) or "run"
                     print(f"{b.where}: {b.lang} ({what})")
         return 0
@@ -225,16 +264,16 @@ def main() -> int:
             counts: dict[str, int] = {}
             skipped: list[str] = []
             for b in blocks[p]:
-                if b.lang not in CHECKERS:
+                if b.lang not in CHECKERS and "file" not in b.directives:
                     continue
                 if "skip" in b.directives:
                     skipped.append(f"{b.where} ({b.directives['skip'] or 'no reason given'})")
                     continue
                 try:
-                    n, fails = CHECKERS[b.lang](b, env)
+                    n, fails = (write_file if "file" in b.directives else CHECKERS[b.lang])(b, env)
                 except DocError as e:
                     n, fails = 1, [str(e)]
-                kind = {"console": "commands", "shell-session": "commands", "cpp": "c++", "c++": "c++",
+                kind = "files" if "file" in b.directives else {"console": "commands", "shell-session": "commands", "cpp": "c++", "c++": "c++",
                         "py": "python", "pycon": "python", "javascript": "js", "mjs": "js"}.get(b.lang, b.lang)
                 counts[kind] = counts.get(kind, 0) + n
                 total += n

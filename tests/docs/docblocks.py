@@ -12,9 +12,10 @@ DEFAULT_FILES = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glo
                  "bindings/python/README.md", "bindings/java/README.md",
                  "bindings/node/README.md"]
 TIMEOUT = 120
+PROJECT_TIMEOUT = 900  # a console block in a project: a build tool may fetch its dependencies first
 
 RUN_LANGS = {"console", "shell-session", "c", "cpp", "c++", "go", "python", "py", "pycon", "java", "js", "javascript", "mjs"}
-KNOWN_DIRECTIVES = {"skip", "pattern", "c-header", "compile-only"}
+KNOWN_DIRECTIVES = {"skip", "pattern", "c-header", "compile-only", "project", "file"}
 
 
 @dataclass

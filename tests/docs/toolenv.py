@@ -35,14 +35,15 @@ class Env:
         return e
 
 
-def run(cmd: list[str] | str, env: Env, cwd: str, shell: bool = False) -> subprocess.CompletedProcess[str]:
+def run(cmd: list[str] | str, env: Env, cwd: str, shell: bool = False,
+        timeout: int = TIMEOUT) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(cmd, shell=shell, executable="/bin/bash" if shell else None, cwd=cwd, env=env.env(),
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=TIMEOUT)
+                              text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
-        return subprocess.CompletedProcess(cmd, -9, out + f"\n[timed out after {TIMEOUT}s]", None)
+        return subprocess.CompletedProcess(cmd, -9, out + f"\n[timed out after {timeout}s]", None)
 
 
 def setup(build: str, verbose: bool) -> Env:

@@ -65,6 +65,11 @@ public final class IdGenerator implements AutoCloseable {
     private final boolean inHand;
     /** A segment counter's runs handed out from the library's memory; null when not one, or not reachable. */
     private final SharedRuns sharedRuns;
+    /**
+     * runs' or sharedRuns' lock (null with neither): a call that issues ids
+     * in the library holds it, with Java's hand-out stopped first.
+     */
+    private final Object handOut;
     private final java.util.function.LongSupplier handleFn = this::handle;
 
     private IdGenerator(long token, boolean shared) {
@@ -77,6 +82,16 @@ public final class IdGenerator implements AutoCloseable {
         this.runs = in[4] > 1 && jna ? new Runs((int) in[4]) : null;
         this.inHand = !jna && (in[4] > 1 || in[0] == KIND_COUNTER);
         this.sharedRuns = in[0] == KIND_COUNTER ? SharedRuns.of(token) : null;
+        this.handOut = runs != null ? runs : sharedRuns;
+    }
+
+    /** Stops Java's hand-out (holding handOut): a time run's rest is dropped, a segment run's given back. */
+    private void stopHandOutLocked() {
+        if (runs != null) {
+            runs.stopLocked();
+        } else if (sharedRuns != null) {
+            sharedRuns.giveBackLocked();
+        }
     }
 
     /**
@@ -127,7 +142,10 @@ public final class IdGenerator implements AutoCloseable {
     /** The next id (always &gt;= 0). */
     public long nextId() {
         SharedRuns m = sharedRuns;
-        long id = m != null ? m.take() : inHand ? Native.LIB.idgen_next_in_hand(token) : -1;
+        if (m != null) {
+            return m.next(handleFn);
+        }
+        long id = inHand ? Native.LIB.idgen_next_in_hand(token) : -1;
         if (id >= 0) {
             return id; // -1 when none in hand, and after a close: idgen_next below says why
         }
@@ -162,12 +180,12 @@ public final class IdGenerator implements AutoCloseable {
             handle();
             return;
         }
-        if (runs == null) {
+        if (handOut == null) {
             Status.check(Native.LIB.idgen_next_batch(handle(), out, out.length));
             return;
         }
-        synchronized (runs) { // no run reserved meanwhile, none of the old one handed out after
-            runs.stopLocked();
+        synchronized (handOut) { // no run taken meanwhile, none of the old one handed out after
+            stopHandOutLocked();
             Status.check(Native.LIB.idgen_next_batch(handle(), out, out.length));
         }
     }
@@ -206,11 +224,11 @@ public final class IdGenerator implements AutoCloseable {
      * @throws IdGenException as {@link #nextId} does
      */
     public String nextText() {
-        if (runs == null) {
+        if (handOut == null) {
             return TextIds.next(handle());
         }
-        synchronized (runs) {
-            runs.stopLocked();
+        synchronized (handOut) {
+            stopHandOutLocked();
             return TextIds.next(handle());
         }
     }
@@ -262,7 +280,14 @@ public final class IdGenerator implements AutoCloseable {
      */
     public Stats stats() {
         long[] s = new long[Stats.FIELDS];
-        Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
+        if (sharedRuns == null) {
+            Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
+        } else {
+            synchronized (sharedRuns) { // a tail held in Java counts as not issued
+                sharedRuns.giveBackLocked();
+                Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
+            }
+        }
         return Stats.fromArray(s);
     }
 
@@ -305,10 +330,10 @@ public final class IdGenerator implements AutoCloseable {
         if (shared) {
             return;
         }
-        if (runs != null) {
-            synchronized (runs) {
+        if (handOut != null) {
+            synchronized (handOut) {
                 closed = true;
-                runs.stopLocked();
+                stopHandOutLocked();
             }
         }
         closed = true;

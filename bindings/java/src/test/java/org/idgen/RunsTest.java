@@ -142,6 +142,28 @@ class RunsTest {
     }
 
     /**
+     * A segment run's rest is held in Java; the stats, a text id and a
+     * batch count and take only from what it did not hand out (it is given
+     * back first), and the hand-out goes on after them without a gap.
+     */
+    @Test
+    void whatJavaHoldsIsGivenBackBeforeTheLibraryCountsOrIssues() {
+        try (IdGenerator g = IdGenerator.open("preset=segment name=held step=1000 lease_dir=" + dir)) {
+            long first = g.nextId();
+            for (int i = 1; i < 10; i++) {
+                assertEquals(first + i, g.nextId());
+            }
+            assertEquals(10, g.stats().issued(), "ids issued: the ten handed out, not the run");
+            assertEquals(first + 10, g.nextId(), "on after the stats");
+            assertEquals(Long.toString(first + 11), g.nextText(), "a text id takes the next value");
+            assertEquals(first + 12, g.nextId());
+            assertEquals(first + 13, g.nextIds(2)[0], "a batch too");
+            assertEquals(first + 15, g.nextId());
+            assertEquals(16, g.stats().issued());
+        }
+    }
+
+    /**
      * Each backend's way: a segment counter from the library's memory
      * (Unsafe on JDK 17, java.lang.foreign on 22+), time runs handed out in
      * Java through JNA and from C's run in hand through java.lang.foreign,

@@ -185,6 +185,8 @@ func (s *Store) StoreNow(ctx context.Context) (time.Time, error) {
 // taker that a loss happened, not what the lost records said.
 func (s *Store) MayLoseRecords() bool { return true }
 
+var _ lease.Lossy = (*Store)(nil)
+
 // serverTime is the server's TIME.
 func (s *Store) serverTime(ctx context.Context) (time.Time, error) {
 	v, err := s.call(ctx, "TIME")

@@ -146,6 +146,23 @@ func (g *Generator) AppendText(dst []byte) ([]byte, error) {
 	return dst[:k+n], nil
 }
 
+// NextUUIDs fills out, a multiple of 16 bytes, with the next UUIDs of a
+// preset=uuidv7 generator in RFC 9562's byte order (big-endian): those
+// NextText would give, strictly increasing. ErrInvalid, consuming nothing,
+// on any other generator or a length that is not a multiple of 16.
+func (g *Generator) NextUUIDs(out []byte) error {
+	m, ok := g.g.(gen.UUIDMaker)
+	switch {
+	case g.closed.Load():
+		return errClosed
+	case !ok:
+		return errs.New(errs.ErrInvalid, "only preset=uuidv7 makes UUIDs: this generator's ids come as text from NextText")
+	case len(out)%16 != 0:
+		return errs.New(errs.ErrInvalid, "out holds %d bytes, not a whole number of 16-byte UUIDs", len(out))
+	}
+	return m.NextUUIDs(out)
+}
+
 // TextLen is the length of the longest text NextText returns (at most
 // IDGEN_TEXT_MAX - 1).
 func (g *Generator) TextLen() int { return g.g.TextLen() }

@@ -176,6 +176,49 @@ func TestTextIDs(t *testing.T) {
 	require.Len(t, buf, 36)
 }
 
+// NextUUIDs: the UUIDs NextText would give, as 16 bytes each in order
+// with the text ones; another preset, a length that is not whole UUIDs and
+// a closed generator are refused.
+func TestNextUUIDs(t *testing.T) {
+	g, err := idgen.Open("preset=uuidv7")
+	require.NoError(t, err)
+	before, err := g.NextText()
+	require.NoError(t, err)
+	out := make([]byte, 3*16)
+	require.NoError(t, g.NextUUIDs(out))
+	after, err := g.NextText()
+	require.NoError(t, err)
+	hexOf := func(b []byte) string {
+		const digits = "0123456789abcdef"
+		var s []byte
+		for i, c := range b {
+			if i == 4 || i == 6 || i == 8 || i == 10 {
+				s = append(s, '-')
+			}
+			s = append(s, digits[c>>4], digits[c&15])
+		}
+		return string(s)
+	}
+	prev := before
+	for i := 0; i < 3; i++ {
+		u := hexOf(out[16*i : 16*i+16])
+		require.Equal(t, byte('7'), u[14], "version 7: %s", u)
+		require.Contains(t, "89ab", string(u[19]), "RFC variant: %s", u)
+		require.Greater(t, u, prev)
+		prev = u
+	}
+	require.Greater(t, after, prev)
+	require.ErrorIs(t, g.NextUUIDs(make([]byte, 17)), idgen.ErrInvalid)
+	require.NoError(t, g.NextUUIDs(nil))
+	require.NoError(t, g.Close())
+	require.ErrorIs(t, g.NextUUIDs(out), idgen.ErrClosed)
+
+	u, err := idgen.Open("preset=ulid")
+	require.NoError(t, err)
+	defer u.Close()
+	require.ErrorIs(t, u.NextUUIDs(out), idgen.ErrInvalid)
+}
+
 func TestFormatAndParse(t *testing.T) {
 	for _, base := range []int{10, 16, 36, 62} {
 		s, err := idgen.Format(1<<62, base, true)

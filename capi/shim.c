@@ -188,6 +188,11 @@ int idgen_next_text(idgen_t *g, char *buf, size_t cap) {
     return rc;
 }
 
+int idgen_next_uuids(idgen_t *g, uint8_t *out, size_t n) {
+    FORK_CHECK();
+    return idgenGoNextUUIDs((uintptr_t)g, out, n);
+}
+
 int idgen_decode_text(idgen_t *g, const char *text, idgen_text_parts *out) {
     FORK_CHECK();
     return idgenGoDecodeText((uintptr_t)g, (char *)text, out);

@@ -62,6 +62,30 @@ func idgenGoNextText(h C.uintptr_t, buf *C.char, capacity C.size_t) C.int {
 	})
 }
 
+// maxUUIDs is the most UUIDs idgen_next_uuids makes in one call.
+const maxUUIDs = 1 << 16
+
+//export idgenGoNextUUIDs
+func idgenGoNextUUIDs(h C.uintptr_t, out *C.uint8_t, n C.size_t) C.int {
+	return withGen(h, func(g *idgen.Generator) C.int {
+		switch {
+		case out == nil && n > 0:
+			return invalid("out is NULL but n is %d", uint64(n))
+		case uint64(n) > maxUUIDs:
+			setError(fmt.Sprintf("n = %d: at most %d UUIDs a call; nothing was consumed", uint64(n), maxUUIDs))
+			return C.IDGEN_ERANGE
+		}
+		var dst []byte
+		if n > 0 {
+			dst = unsafe.Slice((*byte)(unsafe.Pointer(out)), int(n)*16)
+		}
+		if err := g.NextUUIDs(dst); err != nil {
+			return fail(err)
+		}
+		return C.IDGEN_OK
+	})
+}
+
 // maxTextIn bounds how much of a text idgen_decode_text reads: no id is
 // near this long.
 const maxTextIn = 256

@@ -121,6 +121,47 @@ static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
 
 /* 1,000,000 ids from 8 threads: distinct, increasing per thread, and the
    text order of all of them is their byte order. */
+/* idgen_next_uuids: the UUIDs idgen_next_text would give, as bytes, in
+   order with the text ones; bad arguments consume nothing. */
+static void test_uuid_bytes(void) {
+    idgen_t *g = must_open("preset=uuidv7");
+    char a[40], b[40];
+    unsigned char raw[64 * 16], first[16];
+    CHECK_RC(idgen_next_text(g, a, sizeof a), 36);
+    CHECK_RC(idgen_next_uuids(g, raw, 64), IDGEN_OK);
+    CHECK_RC(idgen_next_text(g, b, sizeof b), 36);
+    unsigned char ta[16], tb[16];
+    uuid_bytes(a, ta);
+    uuid_bytes(b, tb);
+    int bad = 0;
+    for (int i = 0; i < 64; i++) {
+        const unsigned char *u = raw + 16 * i;
+        bad += (u[6] >> 4) != 7 || (u[8] >> 6) != 2;                    /* version 7, variant 10 */
+        bad += memcmp(i == 0 ? ta : u - 16, u, 16) >= 0;              /* above the one before */
+        int64_t ms = 0;
+        for (int k = 0; k < 6; k++)
+            ms = ms << 8 | u[k];
+        bad += llabs(ms - now_ms()) > 2000;
+    }
+    CHECK(bad == 0 && memcmp(raw + 63 * 16, tb, 16) < 0, "%d bad of 64, or the text after them not above", bad);
+    memcpy(first, raw, 16);
+    CHECK_RC(idgen_next_uuids(g, raw, 0), IDGEN_OK);
+    CHECK_RC(idgen_next_uuids(g, NULL, 0), IDGEN_OK);
+    CHECK_RC(idgen_next_uuids(g, NULL, 2), IDGEN_EINVAL);
+    CHECK_RC(idgen_next_uuids(g, raw, 65537), IDGEN_ERANGE);
+    CHECK(memcmp(raw, first, 16) == 0, "nothing written by a refused call");
+    CHECK_RC(idgen_next_uuids(NULL, raw, 1), IDGEN_EINVAL);
+    idgen_t *n = must_open("preset=ulid");
+    CHECK_RC(idgen_next_uuids(n, raw, 1), IDGEN_EINVAL);
+    CHECK(strstr(idgen_last_error(), "uuidv7") != NULL, "%s", idgen_last_error());
+    idgen_close(n);
+    n = must_open("layout=time:41,seq:22 worker=0");
+    CHECK_RC(idgen_next_uuids(n, raw, 1), IDGEN_EINVAL);
+    idgen_close(n);
+    idgen_close(g);
+    CHECK_RC(idgen_next_uuids(g, raw, 1), IDGEN_ECLOSED);
+}
+
 static void test_threads(void) {
     shared = must_open("preset=uuidv7");
     texts = calloc((size_t)THREADS * PER, sizeof *texts);
@@ -167,6 +208,7 @@ static void test_fork(void) {
 
 int main(void) {
     test_uuidv7();
+    test_uuid_bytes();
     test_ulid();
     test_threads();
     test_fork();

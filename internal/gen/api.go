@@ -48,6 +48,14 @@ type Generator interface {
 	Close() error
 }
 
+// UUIDMaker is a Generator that makes UUIDs (preset=uuidv7): NextUUIDs
+// fills out, a multiple of 16 bytes, with the next UUIDs in RFC 9562's
+// byte order, those NextText would give. A failure part way leaves a
+// prefix filled, consumed and never issued again.
+type UUIDMaker interface {
+	NextUUIDs(out []byte) error
+}
+
 // Parts are the fields of an id; a field the layout lacks is -1.
 type Parts = layout.Parts
 

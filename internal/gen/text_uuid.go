@@ -108,11 +108,31 @@ func (g *uuidGen) NextText(dst []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ms, ctr := st>>v7CounterBits, st&v7CounterMax
-	hi := ms<<16 | 7<<12 | ctr>>6
-	lo := 2<<62 | (ctr&63)<<56 | g.rnd()&v7RandMask
+	hi, lo := g.bits(st)
 	putUUID(dst, hi, lo)
 	return uuidLen, nil
+}
+
+// NextUUIDs fills out, a multiple of 16 bytes, with the next UUIDs in
+// RFC 9562's byte order (big-endian), each its own reservation: the ones
+// NextText would give, strictly increasing (UUIDMaker).
+func (g *uuidGen) NextUUIDs(out []byte) error {
+	for i := 0; i+16 <= len(out); i += 16 {
+		st, err := g.reserve()
+		if err != nil {
+			return err
+		}
+		hi, lo := g.bits(st)
+		binary.BigEndian.PutUint64(out[i:], hi)
+		binary.BigEndian.PutUint64(out[i+8:], lo)
+	}
+	return nil
+}
+
+// bits is the UUID of reservation st, its high and low 64 bits.
+func (g *uuidGen) bits(st uint64) (hi, lo uint64) {
+	ms, ctr := st>>v7CounterBits, st&v7CounterMax
+	return ms<<16 | 7<<12 | ctr>>6, 2<<62 | (ctr&63)<<56 | g.rnd()&v7RandMask
 }
 
 // LastValue is the unix ms of the last id.

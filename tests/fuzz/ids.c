@@ -473,14 +473,15 @@ void do_madeup(gen_t *g, rng_t *r) {
     int64_t out;
     begin_call(3000, "calls on made-up handle %#" PRIxPTR " (live %#" PRIxPTR ")", t, live);
     int64_t rcs[] = {idgen_next(h), idgen_next_batch(h, &out, 1), idgen_decode_with(h, 1, &p), idgen_config_string(h, buf, sizeof buf),
-        idgen_get_stats(h, &st, sizeof st), idgen_next_text(h, buf, sizeof buf), idgen_decode_text(h, "1", NULL)};
+        idgen_get_stats(h, &st, sizeof st), idgen_next_text(h, buf, sizeof buf), idgen_decode_text(h, "1", NULL),
+        idgen_next_uuids(h, (uint8_t *)buf, 2)};
     idgen_close(h);
     end_call();
     for (size_t i = 0; i < sizeof rcs / sizeof *rcs; i++) {
         /* decode_text with NULL out may say EINVAL or ECLOSED */
         int ok = rcs[i] == IDGEN_ECLOSED || (i == 6 && rcs[i] == IDGEN_EINVAL);
         if (!ok) {
-            finding("made-up-handle", "call %zu of 7 on made-up handle %#" PRIxPTR " -> %s (want ECLOSED)", i + 1, t, rc_name(rcs[i]));
+            finding("made-up-handle", "call %zu of 8 on made-up handle %#" PRIxPTR " -> %s (want ECLOSED)", i + 1, t, rc_name(rcs[i]));
             break;
         }
     }

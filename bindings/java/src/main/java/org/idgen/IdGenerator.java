@@ -47,8 +47,6 @@ public final class IdGenerator implements AutoCloseable {
     /** One of {@link #shared}'s: {@link #close()} does nothing. */
     private final boolean shared;
     private volatile boolean closed;
-    /** Whether this is a uuidv7 generator: 0 not known yet, 1 yes, 2 no (asked of the library, idgen_get_info). */
-    private volatile int uuidPreset;
 
     /**
      * runs=N through JNA: ids handed out in Java from runs the library
@@ -65,9 +63,11 @@ public final class IdGenerator implements AutoCloseable {
     private final boolean inHand;
     /** A segment counter's runs handed out from the library's memory; null when not one, or not reachable. */
     private final SharedRuns sharedRuns;
+    /** A uuidv7 generator's UUIDs, made by the run and handed out in Java; null on any other preset. */
+    private final UuidRuns uuidRuns;
     /**
-     * runs' or sharedRuns' lock (null with neither): a call that issues ids
-     * in the library holds it, with Java's hand-out stopped first.
+     * runs', sharedRuns' or uuidRuns' lock (null with none): a call that
+     * issues ids in the library holds it, with Java's hand-out stopped first.
      */
     private final Object handOut;
     private final java.util.function.LongSupplier handleFn = this::handle;
@@ -82,15 +82,18 @@ public final class IdGenerator implements AutoCloseable {
         this.runs = in[4] > 1 && jna ? new Runs((int) in[4]) : null;
         this.inHand = !jna && (in[4] > 1 || in[0] == KIND_COUNTER);
         this.sharedRuns = in[0] == KIND_COUNTER ? SharedRuns.of(token) : null;
-        this.handOut = runs != null ? runs : sharedRuns;
+        this.uuidRuns = in[0] == KIND_UUIDV7 ? new UuidRuns() : null;
+        this.handOut = runs != null ? runs : sharedRuns != null ? sharedRuns : uuidRuns;
     }
 
-    /** Stops Java's hand-out (holding handOut): a time run's rest is dropped, a segment run's given back. */
+    /** Stops Java's hand-out (holding handOut): a time run's or a UUID run's rest is dropped, a segment run's given back. */
     private void stopHandOutLocked() {
         if (runs != null) {
             runs.stopLocked();
         } else if (sharedRuns != null) {
             sharedRuns.giveBackLocked();
+        } else if (uuidRuns != null) {
+            uuidRuns.stopLocked();
         }
     }
 
@@ -235,23 +238,25 @@ public final class IdGenerator implements AutoCloseable {
 
     /**
      * The next id of a {@code preset=uuidv7} generator as a {@link UUID}
-     * ({@code version() == 7}, {@code variant() == 2}): the id {@link
-     * #nextText} would give, strictly increasing across threads, as text, as
-     * bytes and by {@link UUID#compareTo}.
+     * ({@code version() == 7}, {@code variant() == 2}), strictly increasing
+     * across threads and with {@link #nextText}, as text, as bytes and by
+     * {@link UUID#compareTo}. The library makes them 64 at a time
+     * (idgen_next_uuids) and they are handed out in Java, each within 1 ms
+     * of when its run was made: its time is at most that much before the
+     * call; a run not used up by then, or stopped by {@link #nextText} or
+     * {@link #close}, is dropped.
      *
      * @throws IdGenException INVALID on any other preset, consuming nothing
      *     (a ULID is not a UUID: take {@code ulid}'s ids as text, {@link
      *     #nextText}); otherwise as {@link #nextId} does
      */
     public UUID nextUuid() {
-        if (uuidPreset == 0) {
-            uuidPreset = info()[0] == KIND_UUIDV7 ? 1 : 2; // asked of the library, whatever name= says
-        }
-        if (uuidPreset != 1) {
+        UuidRuns u = uuidRuns;
+        if (u == null) { // asked of the library as it opened, whatever name= says
             throw new IdGenException(ErrorCode.INVALID,
                     "nextUuid: " + config() + " makes no UUIDs; only preset=uuidv7 does (every preset's ids come as text from nextText())");
         }
-        return TextIds.nextUuid(handle());
+        return u.next(handleFn);
     }
 
     /**

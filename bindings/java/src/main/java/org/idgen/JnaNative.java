@@ -104,6 +104,9 @@ final class JnaNative implements Native {
     public native int idgen_next_run(long g, long[] out, long cap, long[] fresh);
 
     @Override
+    public native int idgen_next_uuids(long g, byte[] out, long n);
+
+    @Override
     public native int idgen_decode_with(long g, long id, long[] out);
 
     @Override

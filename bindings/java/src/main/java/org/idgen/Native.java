@@ -70,6 +70,9 @@ interface Native {
      */
     int idgen_next_run(long g, long[] out, long cap, long[] fresh);
 
+    /** The next n UUIDs of a uuidv7 generator, 16 bytes each (big-endian) into out: a status. */
+    int idgen_next_uuids(long g, byte[] out, long n);
+
     int idgen_decode_with(long g, long id, long[] out);
 
     int idgen_compose(long g, long[] in, long[] out);

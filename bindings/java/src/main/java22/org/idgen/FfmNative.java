@@ -41,6 +41,8 @@ final class FfmNative implements Native {
             handle("idgen_next_batch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle NEXT_RUN =
             handle("idgen_next_run", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle NEXT_UUIDS =
+            handle("idgen_next_uuids", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle DECODE_WITH =
             handle("idgen_decode_with", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
     private static final MethodHandle COMPOSE = handle("idgen_compose", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));
@@ -170,6 +172,18 @@ final class FfmNative implements Native {
         return (int) call(n > CACHED_IDS, g, (a, h) -> {
             MemorySegment buf = SCRATCH.get().batch(a, n);
             return copy((int) NEXT_BATCH.invokeExact(h, buf, n), buf, out, n);
+        });
+    }
+
+    @Override
+    public int idgen_next_uuids(long g, byte[] out, long n) {
+        return (int) call(true, g, (a, h) -> {
+            MemorySegment buf = a.allocate(Math.max(n, 1) * 16);
+            int rc = (int) NEXT_UUIDS.invokeExact(h, buf, n);
+            if (rc == 0 && n > 0) {
+                MemorySegment.copy(buf, JAVA_BYTE, 0, out, 0, (int) (n * 16));
+            }
+            return rc;
         });
     }
 

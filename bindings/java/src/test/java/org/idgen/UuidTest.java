@@ -150,4 +150,65 @@ class UuidTest {
             }
         }
     }
+
+    /**
+     * nextUuid hands out runs the library made (idgen_next_uuids); with
+     * nextText between them, from 4 threads, a call that ended before
+     * another began has the smaller UUID, and none repeats.
+     */
+    @Test
+    void uuidRunsStayInOrderAcrossThreadsAndTextIds() throws InterruptedException {
+        try (IdGenerator g = IdGenerator.open("preset=uuidv7")) {
+            int threads = 4, calls = 20_000;
+            List<List<Object[]>> per = new ArrayList<>();
+            List<Thread> ts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                List<Object[]> mine = new ArrayList<>(calls);
+                per.add(mine);
+                ts.add(new Thread(() -> {
+                    for (int i = 0; i < calls; i++) {
+                        long b = RunsTest.CLOCK.getAndIncrement();
+                        UUID u = i % 7 == 6 ? UUID.fromString(g.nextText()) : g.nextUuid();
+                        mine.add(new Object[] {b, RunsTest.CLOCK.getAndIncrement(), u});
+                    }
+                }));
+            }
+            ts.forEach(Thread::start);
+            for (Thread t : ts) {
+                t.join();
+            }
+            List<Object[]> all = new ArrayList<>();
+            per.forEach(all::addAll);
+            List<UUID> sorted = new ArrayList<>();
+            all.forEach(o -> sorted.add((UUID) o[2]));
+            sorted.sort(Comparator.naturalOrder());
+            for (int i = 1; i < sorted.size(); i++) {
+                assertTrue(sorted.get(i).compareTo(sorted.get(i - 1)) > 0, "repeated " + sorted.get(i));
+            }
+            List<RunsTest.Op> ops = new ArrayList<>();
+            for (Object[] o : all) { // each UUID by its rank: order kept, as a long
+                long rank = java.util.Collections.binarySearch(sorted, (UUID) o[2]);
+                ops.add(new RunsTest.Op((Long) o[0], (Long) o[1], rank, rank));
+            }
+            assertEquals(0, RunsTest.violations(ops), "calls out of order");
+        }
+    }
+
+    /** A run's UUIDs are handed out within 1 ms of when it was made: none is older than its call by more. */
+    @Test
+    void uuidRunsAreFresh() throws InterruptedException {
+        try (IdGenerator g = IdGenerator.open("preset=uuidv7")) {
+            int stale = 0;
+            for (int round = 0; round < 30; round++) {
+                for (int i = 0; i < 10; i++) { // fewer than a run: its rest waits past the sleep
+                    long before = System.currentTimeMillis();
+                    if ((g.nextUuid().getMostSignificantBits() >>> 16) < before - 2) {
+                        stale++;
+                    }
+                }
+                Thread.sleep(3);
+            }
+            assertEquals(0, stale, "UUIDs with a time more than 1 ms before their call");
+        }
+    }
 }

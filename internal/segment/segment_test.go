@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idgen/idgen/internal/errs"
-	"github.com/idgen/idgen/internal/lease"
 )
 
 func open(t *testing.T, st Store, cfg Config) *Counter {
@@ -142,13 +141,22 @@ func TestPrefetchLandsBeforeTheCallerNeedsIt(t *testing.T) {
 	require.Equal(t, int64(1000), c.Issued())
 }
 
+// frozenEnv reads one instant: a segment's age is what the test sets, not
+// what a busy host's scheduler adds (under -race a 1 µs segment read 156 µs).
+type frozenEnv struct{ at time.Time }
+
+func (e frozenEnv) Now() time.Time    { return e.at }
+func (frozenEnv) Sleep(time.Duration) {}
+func (frozenEnv) Manual() bool        { return true }
+
 func TestAutoStepFollowsTheRateWithinBounds(t *testing.T) {
-	c := &Counter{cfg: Config{Auto: true, Min: 1000, Max: 10_000_000}, step: 1000, env: lease.RealEnv}
-	fast := &seg{size: 1000, born: time.Now().Add(-time.Microsecond)}
+	now := time.Now()
+	c := &Counter{cfg: Config{Auto: true, Min: 1000, Max: 10_000_000}, step: 1000, env: frozenEnv{now}}
+	fast := &seg{size: 1000, born: now.Add(-time.Microsecond)}
 	fast.used.Store(1000)
 	require.Equal(t, int64(10_000_000), c.nextStep(fast), "a segment used in 1 µs: the maximum at once")
 	c.step = 10_000_000
-	slow := &seg{size: 10_000_000, born: time.Now().Add(-10 * time.Second)}
+	slow := &seg{size: 10_000_000, born: now.Add(-10 * time.Second)}
 	slow.used.Store(10)
 	var steps []int64
 	for i := 0; i < 20; i++ {
@@ -157,11 +165,11 @@ func TestAutoStepFollowsTheRateWithinBounds(t *testing.T) {
 	}
 	require.Equal(t, int64(5_000_000), steps[0], "it shrinks by half at most")
 	require.Equal(t, int64(1000), steps[len(steps)-1], "and never below the minimum")
-	mid := &seg{size: 1000, born: time.Now().Add(-100 * time.Millisecond)}
+	mid := &seg{size: 1000, born: now.Add(-100 * time.Millisecond)}
 	mid.used.Store(1000) // 10,000 values/s: 10,000 last one second
 	c.step = 1000
 	require.InDelta(t, 10_000, c.nextStep(mid), 2000)
-	fixed := &Counter{cfg: Config{Step: 777}, step: 777, env: lease.RealEnv}
+	fixed := &Counter{cfg: Config{Step: 777}, step: 777, env: frozenEnv{now}}
 	require.Equal(t, int64(777), fixed.nextStep(fast))
 }
 

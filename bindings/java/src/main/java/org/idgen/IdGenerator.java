@@ -63,13 +63,13 @@ public final class IdGenerator implements AutoCloseable {
     private final boolean inHand;
     /** A segment counter's runs handed out from the library's memory; null when not one, or not reachable. */
     private final SharedRuns sharedRuns;
-    /** A uuidv7 generator's UUIDs, made by the run and handed out in Java; null on any other preset. */
+    /** A uuidv7 generator's UUIDs, made by the library 64 at a time and handed out in Java; null on any other preset. */
     private final UuidRuns uuidRuns;
     /**
      * runs', sharedRuns' or uuidRuns' lock (null with none): a call that
      * issues ids in the library holds it, with Java's hand-out stopped first.
      */
-    private final Object handOut;
+    private final HandOut handOut;
     private final java.util.function.LongSupplier handleFn = this::handle;
 
     private IdGenerator(long token, boolean shared) {
@@ -84,17 +84,6 @@ public final class IdGenerator implements AutoCloseable {
         this.sharedRuns = in[0] == KIND_COUNTER ? SharedRuns.of(token) : null;
         this.uuidRuns = in[0] == KIND_UUIDV7 ? new UuidRuns() : null;
         this.handOut = runs != null ? runs : sharedRuns != null ? sharedRuns : uuidRuns;
-    }
-
-    /** Stops Java's hand-out (holding handOut): a time run's or a UUID run's rest is dropped, a segment run's given back. */
-    private void stopHandOutLocked() {
-        if (runs != null) {
-            runs.stopLocked();
-        } else if (sharedRuns != null) {
-            sharedRuns.giveBackLocked();
-        } else if (uuidRuns != null) {
-            uuidRuns.stopLocked();
-        }
     }
 
     /**
@@ -188,7 +177,7 @@ public final class IdGenerator implements AutoCloseable {
             return;
         }
         synchronized (handOut) { // no run taken meanwhile, none of the old one handed out after
-            stopHandOutLocked();
+            handOut.stopLocked();
             Status.check(Native.LIB.idgen_next_batch(handle(), out, out.length));
         }
     }
@@ -231,7 +220,7 @@ public final class IdGenerator implements AutoCloseable {
             return TextIds.next(handle());
         }
         synchronized (handOut) {
-            stopHandOutLocked();
+            handOut.stopLocked();
             return TextIds.next(handle());
         }
     }
@@ -289,7 +278,7 @@ public final class IdGenerator implements AutoCloseable {
             Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
         } else {
             synchronized (sharedRuns) { // a tail held in Java counts as not issued
-                sharedRuns.giveBackLocked();
+                sharedRuns.stopLocked();
                 Status.check(Native.LIB.idgen_get_stats(handle(), s, 8L * s.length));
             }
         }
@@ -338,7 +327,7 @@ public final class IdGenerator implements AutoCloseable {
         if (handOut != null) {
             synchronized (handOut) {
                 closed = true;
-                stopHandOutLocked();
+                handOut.stopLocked();
             }
         }
         closed = true;

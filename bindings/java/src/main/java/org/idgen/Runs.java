@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * caller that read it and stalled gets nothing from it. Every reservation,
  * and every other call that issues ids, holds this object's lock.
  */
-final class Runs {
+final class Runs implements HandOut {
     private static final int STOPPED = Integer.MAX_VALUE / 2;
 
     private static final class Run {
@@ -81,7 +81,8 @@ final class Runs {
     }
 
     /** Stops the current run (holding the lock): its ids are dropped. */
-    void stopLocked() {
+    @Override
+    public void stopLocked() {
         Run r = cur;
         if (r != null) {
             r.next.set(STOPPED);

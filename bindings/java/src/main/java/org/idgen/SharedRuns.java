@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  * the next handle of its slot, under another serial), so the addresses stay
  * valid for the life of the process.
  */
-final class SharedRuns {
+final class SharedRuns implements HandOut {
     /** Atomic access to the library's memory by address. */
     interface Memory {
         long getAcquire(long address);
@@ -143,7 +143,8 @@ final class SharedRuns {
      * this binding moves it without the lock), the tail is not given back:
      * a gap, never an id twice.
      */
-    void giveBackLocked() {
+    @Override
+    public void stopLocked() {
         Tail t = cur;
         if (t == null) {
             return;

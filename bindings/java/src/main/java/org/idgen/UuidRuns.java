@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  * this object's lock. A UUID's time is at most {@link #FRESH_NS} older than
  * the call that gets it.
  */
-final class UuidRuns {
+final class UuidRuns implements HandOut {
     /** UUIDs per run. */
     static final int SIZE = 64;
     /** How long after it was asked for a run's UUIDs may be handed out (1 ms, as idgen's time runs). */
@@ -85,7 +85,8 @@ final class UuidRuns {
     }
 
     /** Stops the current run (holding the lock): its UUIDs are dropped. */
-    void stopLocked() {
+    @Override
+    public void stopLocked() {
         Run r = cur;
         if (r != null) {
             r.next.set(STOPPED);

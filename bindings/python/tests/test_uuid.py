@@ -165,3 +165,20 @@ def test_forked_child_gets_forked_error() -> None:
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     assert g.next_uuid() > before, "the parent goes on"
     g.close()
+
+
+def test_next_uuid_and_next_text_share_one_order() -> None:
+    # next_uuid takes the UUID's bytes (idgen_next_uuids), next_text its
+    # text (idgen_next_text): one generator's sequence either way.
+    with idgen.Generator("preset=uuidv7") as g:
+        got = [g.next_uuid() if i % 3 else uuid.UUID(g.next_text()) for i in range(3000)]
+        assert all(a < b for a, b in zip(got, got[1:]))
+        assert all(u.version == 7 and u.variant == uuid.RFC_4122 for u in got)
+
+
+def test_next_uuid_after_close_raises_closed() -> None:
+    g = idgen.Generator("preset=uuidv7")
+    g.next_uuid()
+    g.close()
+    with pytest.raises(idgen.ClosedError):
+        g.next_uuid()

@@ -136,6 +136,7 @@ _SIGNATURES: dict[str, tuple[Any, Optional[list[Any]]]] = {
     "idgen_format": (c_int, [c_int64, c_int, c_int, c_char_p, c_size_t]),
     "idgen_parse": (c_int, [c_char_p, c_int, POINTER(c_int64)]),
     "idgen_next_text": (c_int, None),  # (handle, char array, cap)
+    "idgen_next_uuids": (c_int, None),  # (handle, char array, n)
     "idgen_decode_text": (c_int, None),  # (handle, bytes, byref(TextParts))
 }
 

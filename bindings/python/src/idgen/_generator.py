@@ -67,7 +67,7 @@ class Generator(_text.TextIds):
 
     __slots__ = (
         "_h", "_next", "_fill", "_ids", "_pop", "_fresh", "_run", "_unissued", "_lock",
-        "_finalizer", "_text_fn", "_texts", "_decodes", "_uuid", "__weakref__",
+        "_finalizer", "_text_fn", "_texts", "_decodes", "_uuid", "_uuid_fn", "_uuids", "__weakref__",
     )
 
     def __init__(self, config: str = "") -> None:
@@ -98,6 +98,8 @@ class Generator(_text.TextIds):
         # next_text waits for a tick like next does; decode_text never waits.
         self._text_fn = lib.waiting.idgen_next_text if slow else lib.quick.idgen_next_text
         self._texts: list[_text.NextText] = []
+        self._uuid_fn = lib.waiting.idgen_next_uuids if slow else lib.quick.idgen_next_uuids
+        self._uuids: list[_text.NextUUID] = []
         self._decodes: list[_text.DecodeText] = []
         self._uuid = info.kind == _ffi.KIND_UUIDV7
         # The run taken from the library, smallest id last; _fresh is the

@@ -26,6 +26,7 @@ from ._parts import TextParts, _text_parts
 _CAP = _ffi.TEXT_MAX
 
 NextText = tuple[Callable[[], int], Any]
+NextUUID = tuple[Callable[[], int], Any]
 DecodeText = tuple[Callable[[bytes, Any], int], _ffi.TextParts, Any]
 
 
@@ -33,6 +34,13 @@ def next_text_call(fn: Any, handle: Any) -> NextText:
     """idgen_next_text bound to a handle and a new buffer, and the buffer."""
     buf = ctypes.create_string_buffer(_CAP)
     return functools.partial(fn, handle, buf, _CAP), buf
+
+
+def next_uuid_call(fn: Any, handle: Any) -> NextUUID:
+    """idgen_next_uuids bound to a handle, a new 16-byte buffer and n = 1,
+    and the buffer."""
+    buf = ctypes.create_string_buffer(16)
+    return functools.partial(fn, handle, buf, 1), buf
 
 
 def decode_text_call(fn: Any, handle: Any) -> DecodeText:
@@ -66,6 +74,9 @@ class TextIds:
     _text_fn: Any
     # The pools of bound calls (see the module's docstring).
     _texts: list[NextText]
+    _uuids: list[NextUUID]
+    # idgen_next_uuids, from the same view as _text_fn.
+    _uuid_fn: Any
     _decodes: list[DecodeText]
     # preset=uuidv7: next_uuid works.
     _uuid: bool
@@ -111,7 +122,20 @@ class TextIds:
             raise ConfigError(
                 f"next_uuid: {self.config!r} makes no UUIDs; only preset=uuidv7 does "
                 "(every preset's ids come as text from next_text())", _ffi.EINVAL)
-        return uuid.UUID(self.next_text())
+        # The UUID's 16 bytes (RFC 9562 order, big-endian), not its text:
+        # uuid.UUID(int=) skips parsing 36 characters.
+        try:
+            entry = self._uuids.pop()
+        except IndexError:
+            entry = next_uuid_call(self._uuid_fn, self._h)
+        call, buf = entry
+        rc: int = call()
+        if rc < 0:
+            self._uuids.append(entry)
+            raise _error(rc)
+        value = int.from_bytes(buf.raw, "big")
+        self._uuids.append(entry)
+        return uuid.UUID(int=value)
 
     def decode_text(self, text: str) -> TextParts:
         """The fields of a text id of this generator's form (hex and base32

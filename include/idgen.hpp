@@ -173,13 +173,8 @@ public:
     std::array<uint8_t, 16> next_uuid() const {
         if (!uuid_)
             throw Error(IDGEN_EINVAL, "next_uuid: only preset=uuidv7 makes UUIDs (the others: next_text())");
-        std::string s = next_text();
         std::array<uint8_t, 16> b{};
-        for (size_t i = 0, j = 0; j < b.size(); i += 2, j++) {
-            if (s[i] == '-')
-                i++;
-            b[j] = static_cast<uint8_t>(hex(s[i]) << 4 | hex(s[i + 1]));
-        }
+        detail::check(idgen_next_uuids(handle(), b.data(), 1));
         return b;
     }
 
@@ -222,8 +217,6 @@ private:
             throw Error(IDGEN_ECLOSED, "the generator is closed (or was moved from)");
         return g_;
     }
-
-    static int hex(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
 
     idgen_t *g_ = nullptr;
     bool uuid_ = false; /* preset=uuidv7: next_uuid works */

@@ -133,6 +133,21 @@ static void test_uuid_ulid() {
     CHECK(a.size() == 36 && a[14] == '7' && a[8] == '-', "uuidv7 text");
     CHECK(b[6] >> 4 == 7 && (b[8] & 0xc0) == 0x80, "next_uuid: version 7, RFC variant");
     CHECK(std::lexicographical_compare(b.begin(), b.end(), c.begin(), c.end()), "next_uuid increases as bytes");
+    // next_uuid's bytes (idgen_next_uuids) and next_text's text are one sequence: each text, read back as
+    // 16 bytes, lies between the UUIDs made before and after it.
+    bool between = true;
+    for (int i = 0; i < 1000; i++) {
+        std::string t = u.next_text();
+        auto d = u.next_uuid();
+        std::array<uint8_t, 16> tb{};
+        for (size_t k = 0, j = 0; j < tb.size(); k += 2, j++) {
+            k += t[k] == '-';
+            tb[j] = static_cast<uint8_t>(std::stoi(t.substr(k, 2), nullptr, 16));
+        }
+        between = between && c < tb && tb < d;
+        c = d;
+    }
+    CHECK(between, "next_uuid and next_text interleaved: strictly increasing");
     CHECK(u.decode_text("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unix_ms == 1645557742000LL, "RFC 9562 example");
     CHECK(code_of([&] { u.decode_text("017f22e2-79b0-4cc3-98c4-dc0c0c07398f"); }) == IDGEN_EINVAL, "a UUIDv4");
     CHECK(code_of([&] { u.next(); }) == IDGEN_EINVAL, "no numbers from a text preset");

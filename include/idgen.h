@@ -373,11 +373,13 @@ int idgen_next_text(idgen_t *g, char *buf, size_t cap);
 /* Fills out with the next n UUIDs of a preset=uuidv7 generator, 16 bytes
  * each in RFC 9562's byte order (big-endian): the UUIDs n idgen_next_text
  * calls would give, as bytes, strictly increasing. For a host that hands
- * UUIDs out itself (the Java binding's nextUuid: a JVM thread's call into
- * the library costs more than the UUID). n 0 does nothing; more than
- * 65,536 is IDGEN_ERANGE; out NULL with n > 0, or any other preset, is
- * IDGEN_EINVAL; both consume nothing. IDGEN_EOVERFLOW as idgen_next_text;
- * a failure part way leaves a prefix filled, and consumed. */
+ * UUIDs out itself (the Java binding's nextUuid takes 64: a JVM thread's
+ * call into the library costs more than the UUID) or builds a UUID from
+ * its bytes (Python's and C++'s next_uuid take one). n 0 does nothing;
+ * more than 65,536 is IDGEN_ERANGE; out NULL with n > 0, or any other
+ * preset, is IDGEN_EINVAL; both consume nothing. IDGEN_EOVERFLOW as
+ * idgen_next_text; a failure part way leaves a prefix filled, and
+ * consumed. */
 int idgen_next_uuids(idgen_t *g, uint8_t *out, size_t n);
 
 /* Decodes text of the generator's form (hex and base32 in either case)
